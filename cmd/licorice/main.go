@@ -1,0 +1,52 @@
+// Command licorice finds harmful ordering bugs in event-driven programs: it
+// learns the preconditions event handlers rely on from correct executions,
+// then reports concurrent events in a new execution that could falsify one.
+//
+// Run `licorice help` for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:]))
+}
+
+// run executes the command line args and returns the exit status:
+// 0 success, 1 failure (or findings, where a command says so), 2 bad usage.
+func run(ctx context.Context, args []string) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(os.Stderr, "licorice:", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(os.Stderr, "licorice:", err)
+	if isUsageError(err) {
+		fmt.Fprintln(os.Stderr, "Run 'licorice help' for usage.")
+		return 2
+	}
+	return 1
+}
+
+// exitError ends the program with a given status and an optional message.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }

@@ -1,0 +1,211 @@
+package traces
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// decoder is one format's decoding of operations.
+type decoder interface {
+	// next decodes the next op; io.EOF at the end.
+	next(op *Op) error
+	// lineNumber is the line of the op last decoded, in the file's text form
+	// or, for binary forms, in the canonical text form.
+	lineNumber() int
+}
+
+// Option configures a Reader.
+type Option func(*readerOptions)
+
+type readerOptions struct {
+	syms     *Symbols
+	validate bool
+	name     string
+}
+
+// WithSymbols makes the reader intern into syms, so that Syms are shared
+// with other readers and writers using the same table.
+func WithSymbols(syms *Symbols) Option { return func(o *readerOptions) { o.syms = syms } }
+
+// WithoutValidation makes the reader only decode: it checks syntax and
+// field types but not the rules that relate operations to each other.
+func WithoutValidation() Option { return func(o *readerOptions) { o.validate = false } }
+
+// WithName sets the file name that errors carry.
+func WithName(name string) Option { return func(o *readerOptions) { o.name = name } }
+
+// Reader streams the operations of a trace in any of its forms. By default
+// every operation is validated ([Validator]) before it is returned.
+type Reader struct {
+	name   string
+	format Format
+	header Header
+	syms   *Symbols
+	dec    decoder
+	val    *Validator
+	closer io.Closer
+	err    error // sticky fatal error
+	n      int   // ops returned
+}
+
+// Open opens the trace file at path, whatever its form. The name "-" reads
+// standard input.
+func Open(path string, opts ...Option) (*Reader, error) {
+	if path == "-" {
+		return NewReader(os.Stdin, append([]Option{WithName("<stdin>")}, opts...)...)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(f, append([]Option{WithName(path)}, opts...)...)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// NewReader reads a trace from r, detecting its form from its first bytes.
+func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
+	o := readerOptions{validate: true}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.syms == nil {
+		o.syms = NewSymbols()
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	prefix, err := br.Peek(sniffLen)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, withFile(o.name, fatal(err))
+	}
+	format, err := DetectFormat(prefix)
+	if err != nil {
+		return nil, withFile(o.name, &LineError{Msg: err.Error(), Fatal: true})
+	}
+	rd := &Reader{name: o.name, format: format, syms: o.syms}
+	switch format {
+	case JSONL:
+		rd.dec, rd.header, err = newJSONLDecoder(br, o.syms)
+	case JSONLZstd:
+		var zr *zstd.Decoder
+		zr, err = newZstdReader(br)
+		if err == nil {
+			rd.closer = closerFunc(func() error { zr.Close(); return nil })
+			rd.dec, rd.header, err = newJSONLDecoder(zstdErrReader{zr}, o.syms)
+		}
+	case LCT:
+		rd.dec, rd.header, err = newLCTDecoder(br, o.syms)
+	}
+	if err != nil {
+		if rd.closer != nil {
+			rd.closer.Close()
+		}
+		return nil, withFile(o.name, fatal(err))
+	}
+	if o.validate {
+		rd.val = NewValidator(o.syms)
+	}
+	return rd, nil
+}
+
+// zstdMaxWindow bounds the memory a hostile zstd stream can make the
+// decoder allocate.
+const zstdMaxWindow = 64 << 20
+
+func newZstdReader(r io.Reader) (*zstd.Decoder, error) {
+	return zstd.NewReader(r,
+		zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(zstdMaxWindow),
+		zstd.WithDecoderMaxMemory(zstdMaxWindow))
+}
+
+// zstdErrReader marks decompression failures as corruption or truncation.
+type zstdErrReader struct{ r io.Reader }
+
+func (z zstdErrReader) Read(p []byte) (int, error) {
+	n, err := z.r.Read(p)
+	if err != nil && err != io.EOF {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = fmt.Errorf("%w: zstd stream ends early", ErrTruncated)
+		} else {
+			err = fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
+		}
+	}
+	return n, err
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+func withFile(name string, err error) error {
+	var le *LineError
+	if errors.As(err, &le) && le.File == "" {
+		le.File = name
+	}
+	return err
+}
+
+// Header returns the trace's header.
+func (r *Reader) Header() *Header { return &r.header }
+
+// Symbols returns the table the reader interns into.
+func (r *Reader) Symbols() *Symbols { return r.syms }
+
+// Format returns the form the trace is stored in.
+func (r *Reader) Format() Format { return r.format }
+
+// Name returns the file name errors carry.
+func (r *Reader) Name() string { return r.name }
+
+// Line returns the line of the op last returned (for binary forms, its line
+// in the canonical text form).
+func (r *Reader) Line() int { return r.dec.lineNumber() }
+
+// Count returns how many ops Next has returned without error.
+func (r *Reader) Count() int { return r.n }
+
+// Next reads the next operation into op. At the end of the trace it returns
+// io.EOF. A *LineError that is not Fatal is about one op only: the caller
+// may report it and call Next again. After a fatal error, Next keeps
+// returning it.
+func (r *Reader) Next(op *Op) error {
+	if r.err != nil {
+		return r.err
+	}
+	err := r.dec.next(op)
+	if err == nil && r.val != nil {
+		err = r.val.Check(op, r.dec.lineNumber())
+	}
+	if err != nil {
+		if err == io.EOF {
+			return io.EOF
+		}
+		err = withFile(r.name, err)
+		if IsFatal(err) {
+			r.err = err
+		}
+		return err
+	}
+	r.n++
+	return nil
+}
+
+// Close releases the reader's resources and closes the file Open opened.
+func (r *Reader) Close() error {
+	if r.closer == nil {
+		return nil
+	}
+	err := r.closer.Close()
+	r.closer = nil
+	return err
+}

@@ -1,0 +1,454 @@
+package traces
+
+import "fmt"
+
+// Validator checks the rules of the trace contract that relate operations
+// to each other: who may run an op, the life cycles of threads and events,
+// queues and the threads that serve them, balanced calls and locks, unique
+// allocations. (Syntax and field types are checked by the decoders.)
+//
+// Feed it every op in trace order. After an error it updates its state as if
+// the op had been valid where that makes sense, so one mistake does not
+// cascade into many reports.
+//
+// The rules, with the message each breach gives:
+//
+//   - an op's task must be running: a thread between thread_begin and
+//     thread_end that is not running an event, or an event between begin
+//     and end ("event E5 is not running", "thread T1 has ended", "thread L
+//     is running event E2: the op belongs to the event");
+//   - thread_begin: the id is new ("thread T1 began twice"), not an event;
+//   - thread_end: no open call ("ends with an open call to h"), no lock held;
+//   - fork: the child has not begun and was not forked before;
+//   - join: the child is a thread that has ended;
+//   - attach: by a looper or binder thread, not a worker; a looper's queue
+//     is served by it alone, a binder queue only by binder threads;
+//   - send: the queue is served by some thread; the event id is new;
+//   - remove: the event was sent and is still pending;
+//   - begin: the event was sent and is pending (not begun, not removed); the
+//     thread is running, serves the event's queue, and runs no other event;
+//   - end: no open call, no lock held;
+//   - lock/unlock: a lock is held by one task at a time (re-entrantly);
+//     unlock only what the task holds;
+//   - call/ret: ret closes the innermost open call, of the same handler;
+//   - alloc: an object is allocated once.
+type Validator struct {
+	syms    *Symbols
+	tasks   map[Sym]*taskInfo
+	queues  map[Sym]*queueInfo
+	locks   map[Sym]*lockInfo
+	objects map[Sym]int // line of the alloc
+}
+
+type taskState uint8
+
+const (
+	threadForked taskState = iota + 1 // forked, not begun
+	threadRunning
+	threadEnded
+	eventPending // sent, not begun
+	eventRunning
+	eventEnded
+	eventRemoved
+)
+
+type taskInfo struct {
+	state  taskState
+	kind   ThreadKind // threads
+	queue  Sym        // events: the queue sent to
+	thread Sym        // events: the thread running it; threads: the event it runs
+	line   int        // line of the last change of state
+	calls  []Sym      // open handler calls, innermost last
+	locks  []Sym      // locks held (once per acquisition)
+}
+
+func (t *taskInfo) isEvent() bool { return t.state >= eventPending }
+
+type queueInfo struct {
+	looper  Sym   // the looper serving it, if any
+	threads []Sym // all threads serving it
+}
+
+type lockInfo struct {
+	holder Sym
+	count  int
+}
+
+// NewValidator returns a validator for ops whose Syms come from syms.
+func NewValidator(syms *Symbols) *Validator {
+	return &Validator{
+		syms:    syms,
+		tasks:   make(map[Sym]*taskInfo),
+		queues:  make(map[Sym]*queueInfo),
+		locks:   make(map[Sym]*lockInfo),
+		objects: make(map[Sym]int),
+	}
+}
+
+// Check validates op, which is at the given line. It returns a *LineError
+// (not fatal) if op breaks a rule.
+func (v *Validator) Check(op *Op, line int) error {
+	c := check{v: v, op: op, line: line}
+	c.run()
+	if c.err != nil {
+		return c.err
+	}
+	return nil
+}
+
+// check is the validation of one op; it keeps the first error.
+type check struct {
+	v    *Validator
+	op   *Op
+	line int
+	err  *LineError
+}
+
+func (c *check) fail(format string, args ...any) {
+	if c.err != nil {
+		return
+	}
+	c.err = &LineError{Line: c.line, Op: c.op.Kind, Msg: fmt.Sprintf(format, args...)}
+	if c.op.Task != NoSym {
+		c.err.Task = c.v.syms.String(c.op.Task)
+	}
+}
+
+func (c *check) name(y Sym) string { return c.v.syms.String(y) }
+
+// at says where an earlier change of state happened.
+func at(line int) string {
+	if line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" at line %d", line)
+}
+
+// runningTask checks that the op's task may run an op now and returns it.
+func (c *check) runningTask() *taskInfo {
+	id := c.op.Task
+	t := c.v.tasks[id]
+	switch {
+	case t == nil:
+		c.fail("task %s has not begun: no thread_begin or begin of it came before", c.name(id))
+	case t.state == threadForked:
+		c.fail("thread %s has not begun (it was forked%s)", c.name(id), at(t.line))
+	case t.state == threadRunning && t.thread != NoSym:
+		c.fail("thread %s is running event %s: the op belongs to the event", c.name(id), c.name(t.thread))
+	case t.state == threadEnded:
+		c.fail("thread %s has ended%s", c.name(id), at(t.line))
+	case t.state == eventPending:
+		c.fail("event %s is not running: it was sent%s and has not begun", c.name(id), at(t.line))
+	case t.state == eventEnded:
+		c.fail("event %s is not running: it ended%s", c.name(id), at(t.line))
+	case t.state == eventRemoved:
+		c.fail("event %s is not running: it was removed%s", c.name(id), at(t.line))
+	default:
+		return t
+	}
+	return nil
+}
+
+func (c *check) run() {
+	op := c.op
+	switch op.Kind {
+	case ThreadBegin:
+		c.threadBegin()
+		return
+	case Begin: // the event is not running yet
+		c.begin()
+		return
+	case Send:
+		if op.Task == NoSym { // an external event from outside the program
+			c.send()
+			return
+		}
+	}
+	t := c.runningTask()
+	if t == nil {
+		return
+	}
+	switch op.Kind {
+	case ThreadEnd:
+		c.threadEnd(t)
+	case Fork:
+		c.fork()
+	case Join:
+		c.join()
+	case Attach:
+		c.attach(t)
+	case Send:
+		c.send()
+	case Remove:
+		c.remove()
+	case End:
+		c.end(t)
+	case Lock:
+		c.lock(t)
+	case Unlock:
+		c.unlock(t)
+	case Call:
+		t.calls = append(t.calls, op.Name)
+	case Ret:
+		c.ret(t)
+	case Alloc:
+		if first, ok := c.v.objects[op.Loc.Obj]; ok {
+			c.fail("object %s was allocated twice (first at line %d)", c.name(op.Loc.Obj), first)
+			return
+		}
+		c.v.objects[op.Loc.Obj] = c.line
+	}
+}
+
+func (c *check) threadBegin() {
+	id := c.op.Task
+	t := c.v.tasks[id]
+	switch {
+	case t == nil:
+		c.v.tasks[id] = &taskInfo{state: threadRunning, kind: c.op.ThreadKind, line: c.line}
+	case t.state == threadForked:
+		t.state, t.kind, t.line = threadRunning, c.op.ThreadKind, c.line
+	case t.isEvent():
+		c.fail("%s is an event (sent%s), not a thread", c.name(id), at(t.line))
+	default:
+		c.fail("thread %s began twice (first%s)", c.name(id), at(t.line))
+	}
+}
+
+// closeTask checks what a task must have released when it ends.
+func (c *check) closeTask(t *taskInfo, what string) {
+	if n := len(t.calls); n > 0 {
+		c.fail("%s %s ends with an open call to %s", what, c.name(c.op.Task), c.name(t.calls[n-1]))
+	}
+	if n := len(t.locks); n > 0 {
+		c.fail("%s %s ends holding lock %s", what, c.name(c.op.Task), c.name(t.locks[n-1]))
+		for _, l := range t.locks {
+			delete(c.v.locks, l)
+		}
+	}
+	t.calls, t.locks = nil, nil
+}
+
+func (c *check) threadEnd(t *taskInfo) {
+	if t.isEvent() {
+		c.fail("%s is an event: it ends with \"end\", not \"thread_end\"", c.name(c.op.Task))
+		return
+	}
+	c.closeTask(t, "thread")
+	t.state, t.line = threadEnded, c.line
+}
+
+func (c *check) fork() {
+	id := c.op.Thread
+	t := c.v.tasks[id]
+	switch {
+	case t == nil:
+		c.v.tasks[id] = &taskInfo{state: threadForked, line: c.line}
+	case t.isEvent():
+		c.fail("fork of %s, which is an event", c.name(id))
+	case t.state == threadForked:
+		c.fail("thread %s was forked twice (first%s)", c.name(id), at(t.line))
+	default:
+		c.fail("fork of thread %s after it began%s", c.name(id), at(t.line))
+	}
+}
+
+func (c *check) join() {
+	id := c.op.Thread
+	t := c.v.tasks[id]
+	switch {
+	case t == nil:
+		c.fail("join of thread %s, which never began", c.name(id))
+	case t.isEvent():
+		c.fail("join of %s, which is an event", c.name(id))
+	case t.state != threadEnded:
+		c.fail("join of thread %s before it ended", c.name(id))
+	}
+}
+
+func (c *check) attach(t *taskInfo) {
+	op := c.op
+	if t.isEvent() {
+		c.fail("event %s cannot attach a queue: only looper and binder threads serve queues", c.name(op.Task))
+		return
+	}
+	if t.kind == Worker {
+		c.fail("worker thread %s cannot attach a queue: only looper and binder threads serve queues", c.name(op.Task))
+		return
+	}
+	q := c.v.queues[op.Queue]
+	if q == nil {
+		q = &queueInfo{}
+		c.v.queues[op.Queue] = q
+	}
+	for _, th := range q.threads {
+		if th == op.Task {
+			c.fail("thread %s already serves queue %s", c.name(op.Task), c.name(op.Queue))
+			return
+		}
+	}
+	switch {
+	case q.looper != NoSym:
+		c.fail("queue %s is served by looper thread %s alone", c.name(op.Queue), c.name(q.looper))
+		return
+	case t.kind == Looper && len(q.threads) > 0:
+		c.fail("queue %s is served by binder threads; looper thread %s cannot serve it too", c.name(op.Queue), c.name(op.Task))
+		return
+	}
+	if t.kind == Looper {
+		q.looper = op.Task
+	}
+	q.threads = append(q.threads, op.Task)
+}
+
+func (c *check) send() {
+	op := c.op
+	if c.v.queues[op.Queue] == nil {
+		c.fail("send to queue %s, which no thread serves (no attach of it came before)", c.name(op.Queue))
+	}
+	if t := c.v.tasks[op.Event]; t != nil {
+		if t.isEvent() {
+			c.fail("event %s was sent twice (first at line %d)", c.name(op.Event), t.line)
+		} else {
+			c.fail("send of %s, which is a thread", c.name(op.Event))
+		}
+		return
+	}
+	c.v.tasks[op.Event] = &taskInfo{state: eventPending, queue: op.Queue, line: c.line}
+}
+
+// pendingEvent checks that id names an event that is pending.
+func (c *check) pendingEvent(id Sym, what string) *taskInfo {
+	t := c.v.tasks[id]
+	switch {
+	case t == nil:
+		c.fail("%s of event %s, which never was sent", what, c.name(id))
+	case !t.isEvent():
+		c.fail("%s of %s, which is a thread, not an event", what, c.name(id))
+	case t.state == eventRunning || t.state == eventEnded:
+		if what == "begin" {
+			c.fail("event %s began twice (first%s)", c.name(id), at(t.line))
+		} else {
+			c.fail("%s of event %s, which is not pending: it began%s", what, c.name(id), at(t.line))
+		}
+	case t.state == eventRemoved:
+		c.fail("%s of event %s, which was removed%s", what, c.name(id), at(t.line))
+	default:
+		return t
+	}
+	return nil
+}
+
+func (c *check) remove() {
+	if e := c.pendingEvent(c.op.Event, "remove"); e != nil {
+		e.state, e.line = eventRemoved, c.line
+	}
+}
+
+func (c *check) begin() {
+	op := c.op
+	e := c.pendingEvent(op.Task, "begin")
+	th := c.v.tasks[op.Thread]
+	usable := false
+	switch {
+	case th == nil:
+		c.fail("thread %s has not begun", c.name(op.Thread))
+	case th.isEvent():
+		c.fail("%s is an event, not a thread: events run on looper or binder threads", c.name(op.Thread))
+	case th.state == threadForked:
+		c.fail("thread %s has not begun (it was forked%s)", c.name(op.Thread), at(th.line))
+	case th.state == threadEnded:
+		c.fail("thread %s has ended%s", c.name(op.Thread), at(th.line))
+	case th.thread != NoSym:
+		c.fail("thread %s is still running event %s", c.name(op.Thread), c.name(th.thread))
+	default:
+		usable = true
+	}
+	if e != nil && usable && !c.v.serves(op.Thread, e.queue) {
+		c.fail("thread %s does not serve queue %s of event %s", c.name(op.Thread), c.name(e.queue), c.name(op.Task))
+	}
+	// Recover: treat the event as running, so its ops are not errors too.
+	if e == nil {
+		if t := c.v.tasks[op.Task]; t == nil {
+			e = &taskInfo{}
+			c.v.tasks[op.Task] = e
+		} else if t.isEvent() && t.state != eventRunning {
+			e = t
+		}
+	}
+	if e != nil {
+		e.state, e.thread, e.line = eventRunning, op.Thread, c.line
+	}
+	if usable {
+		th.thread = op.Task
+	}
+}
+
+// serves reports whether thread th serves queue q.
+func (v *Validator) serves(th, q Sym) bool {
+	if qi := v.queues[q]; qi != nil {
+		for _, t := range qi.threads {
+			if t == th {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *check) end(t *taskInfo) {
+	if !t.isEvent() {
+		c.fail("%s is a thread: it ends with \"thread_end\", not \"end\"", c.name(c.op.Task))
+		return
+	}
+	c.closeTask(t, "event")
+	if th := c.v.tasks[t.thread]; th != nil && th.thread == c.op.Task {
+		th.thread = NoSym
+	}
+	t.state, t.line = eventEnded, c.line
+}
+
+func (c *check) lock(t *taskInfo) {
+	l := c.op.Name
+	li := c.v.locks[l]
+	if li == nil {
+		c.v.locks[l] = &lockInfo{holder: c.op.Task, count: 1}
+	} else if li.holder != c.op.Task {
+		c.fail("lock %s is held by task %s", c.name(l), c.name(li.holder))
+		return
+	} else {
+		li.count++
+	}
+	t.locks = append(t.locks, l)
+}
+
+func (c *check) unlock(t *taskInfo) {
+	l := c.op.Name
+	li := c.v.locks[l]
+	if li == nil || li.holder != c.op.Task {
+		c.fail("unlock of lock %s, which task %s does not hold", c.name(l), c.name(c.op.Task))
+		return
+	}
+	if li.count--; li.count == 0 {
+		delete(c.v.locks, l)
+	}
+	for i := len(t.locks) - 1; i >= 0; i-- {
+		if t.locks[i] == l {
+			t.locks = append(t.locks[:i], t.locks[i+1:]...)
+			break
+		}
+	}
+}
+
+func (c *check) ret(t *taskInfo) {
+	n := len(t.calls)
+	switch {
+	case n == 0:
+		c.fail("ret from %s without its call", c.name(c.op.Name))
+	case t.calls[n-1] != c.op.Name:
+		c.fail("ret from %s, but the open call is to %s", c.name(c.op.Name), c.name(t.calls[n-1]))
+		t.calls = t.calls[:n-1]
+	default:
+		t.calls = t.calls[:n-1]
+	}
+}
