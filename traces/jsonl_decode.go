@@ -333,6 +333,9 @@ func parseHeader(line []byte) (Header, error) {
 			}
 			h.Seed, h.HasSeed = n, true
 		default:
+			if v.typ == jsonString { // the span leaves out the quotes
+				lit = line[v.start-1 : v.end+1]
+			}
 			c, err := compactJSON(nil, lit)
 			if err != nil {
 				return err

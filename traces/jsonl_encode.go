@@ -18,7 +18,8 @@ import (
 //     value, empty text) is left out;
 //   - strings are escaped only where JSON requires it (", \ and control
 //     characters; \n \r \t \b \f by their short escapes, the others \u00XX),
-//     everything else is written as UTF-8;
+//     everything else is written as UTF-8; a byte that is not valid UTF-8
+//     (only an Op built in memory can hold one) is written as U+FFFD;
 //   - integers in decimal; floats in the shortest form that reads back to
 //     the same float64, in exponent form below 1e-6 and from 1e21 on, and
 //     always with a "." or an exponent so they read back as floats
@@ -84,7 +85,7 @@ func appendOp(b []byte, op *Op, syms *Symbols) []byte {
 			b = append(b, `,"val":`...)
 			b = appendValue(b, op.Val, syms)
 		}
-		if op.Deref {
+		if op.Deref && op.Kind == Read {
 			b = append(b, `,"deref":true`...)
 		}
 	case Relate:
@@ -217,7 +218,18 @@ func appendQuoted(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || n > 1 {
+				i += n - 1
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = append(b, "\uFFFD"...)
+			start = i + 1
 			continue
 		}
 		b = append(b, s[start:i]...)

@@ -68,7 +68,11 @@ func Open(path string, opts ...Option) (*Reader, error) {
 		f.Close()
 		return nil, err
 	}
-	r.closer = f
+	if zc := r.closer; zc != nil { // the decoder's own resources
+		r.closer = closerFunc(func() error { zc.Close(); return f.Close() })
+	} else {
+		r.closer = f
+	}
 	return r, nil
 }
 
@@ -102,7 +106,11 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 			rd.dec, rd.header, err = newJSONLDecoder(zstdErrReader{zr}, o.syms)
 		}
 	case LCT:
-		rd.dec, rd.header, err = newLCTDecoder(br, o.syms)
+		var ld *lctDecoder
+		ld, rd.header, err = newLCTDecoder(br, o.syms)
+		if err == nil {
+			rd.dec, rd.closer = ld, closerFunc(ld.close)
+		}
 	}
 	if err != nil {
 		if rd.closer != nil {

@@ -21,22 +21,22 @@ type encoder interface {
 type Writer struct {
 	enc    encoder
 	zw     *zstd.Encoder
+	syms   *Symbols
 	closed bool
 }
 
 // NewWriter starts a trace of format f on w with header h. Close must be
 // called to complete it; Close does not close w.
+//
+// The header is written in its canonical form (Extra sorted, each value
+// compacted); a header that could not be read back (an Extra key that is a
+// known key or appears twice, an Extra value that is not JSON) is an error.
 func NewWriter(w io.Writer, f Format, h *Header, syms *Symbols) (*Writer, error) {
-	if h.Version == 0 {
-		hv := *h
-		hv.Version = Version
-		h = &hv
+	h, err := canonicalHeader(h)
+	if err != nil {
+		return nil, err
 	}
-	if h.Version != Version {
-		return nil, fmt.Errorf("cannot write trace format version %d (this licorice writes version %d)", h.Version, Version)
-	}
-	wr := &Writer{}
-	var err error
+	wr := &Writer{syms: syms}
 	switch f {
 	case JSONL:
 		wr.enc, err = newJSONLEncoder(w, h, syms)
@@ -56,10 +56,22 @@ func NewWriter(w io.Writer, f Format, h *Header, syms *Symbols) (*Writer, error)
 	return wr, nil
 }
 
-// Write appends op to the trace.
+// Write appends op to the trace. Fields that op's kind does not have are
+// ignored. An op that could not be read back (a missing id, an unknown
+// kind, a NaN) is an error, and nothing is written for it.
 func (w *Writer) Write(op *Op) error {
 	if w.closed {
-		return fmt.Errorf("trace writer is closed")
+		return errWriterClosed
+	}
+	if msg := checkFields(op); msg != "" {
+		err := &LineError{Op: op.Kind, Msg: "cannot write: " + msg}
+		if op.Kind.Valid() && op.Task != NoSym {
+			err.Task = w.syms.String(op.Task)
+		}
+		if !op.Kind.Valid() {
+			err.Op = 0
+		}
+		return err
 	}
 	return w.enc.write(op)
 }
@@ -95,6 +107,9 @@ func newJSONLEncoder(w io.Writer, h *Header, syms *Symbols) (*jsonlEncoder, erro
 
 func (e *jsonlEncoder) write(op *Op) error {
 	e.buf = appendOp(e.buf[:0], op, e.syms)
+	if len(e.buf) > maxLineBytes {
+		return fmt.Errorf("op %q: its line would take %d bytes, more than the %d MiB a reader accepts", op.Kind, len(e.buf), maxLineBytes>>20)
+	}
 	_, err := e.bw.Write(e.buf)
 	return err
 }
