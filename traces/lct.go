@@ -115,7 +115,7 @@ type lctEncoder struct {
 	total    uint64
 	prevTask Sym
 	prevOK   bool // prevTask names the previous op's task of this block
-	tsK      int // the scale of the previous decimal ts, -1 if none
+	tsK      int  // the scale of the previous decimal ts, -1 if none
 	tsN      int64
 	opNew    int // bytes of strings the current op added to the table
 
@@ -349,12 +349,12 @@ type lctDecoder struct {
 	zd   *zstd.Decoder
 	gen  uint64 // syms.Generation() symMap belongs to
 
-	comp, raw []byte // the current block, compressed and not
-	pos       int    // in raw
-	left      int    // ops of the block not yet decoded
+	comp, raw []byte   // the current block, compressed and not
+	pos       int      // in raw
+	left      int      // ops of the block not yet decoded
 	strs      [][]byte // the block's strings by local index; strs[0] is nil
 	symMap    []Sym    // local index -> Sym, NoSym until first used
-	prevTask  uint64 // block-local index of the previous op's task
+	prevTask  uint64   // block-local index of the previous op's task
 	tsK       int
 	tsN       int64
 
@@ -613,7 +613,11 @@ func (d *lctDecoder) uvarint() uint64 {
 	}
 	v, n := binary.Uvarint(d.raw[d.pos:])
 	if n <= 0 {
-		d.fail("bad varint")
+		if n == 0 {
+			d.fail("op cut short")
+		} else {
+			d.fail("bad varint")
+		}
 		return 0
 	}
 	d.pos += n

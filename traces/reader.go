@@ -26,6 +26,7 @@ type readerOptions struct {
 	syms     *Symbols
 	validate bool
 	name     string
+	progress func(ops int)
 }
 
 // WithSymbols makes the reader intern into syms, so that Syms are shared
@@ -39,6 +40,14 @@ func WithoutValidation() Option { return func(o *readerOptions) { o.validate = f
 // WithName sets the file name that errors carry.
 func WithName(name string) Option { return func(o *readerOptions) { o.name = name } }
 
+// progressEvery is how many ops a reader reads between progress reports.
+const progressEvery = 1 << 16
+
+// WithProgress makes the reader call f with the number of ops read since
+// its last call, every 65536 ops and at the end of the trace: for progress
+// bars, at no cost per op.
+func WithProgress(f func(ops int)) Option { return func(o *readerOptions) { o.progress = f } }
+
 // Reader streams the operations of a trace in any of its forms. By default
 // every operation is validated ([Validator]) before it is returned.
 type Reader struct {
@@ -51,6 +60,9 @@ type Reader struct {
 	closer io.Closer
 	err    error // sticky fatal error
 	n      int   // ops returned
+
+	progress     func(ops int)
+	progressLeft int // ops to read before the next progress report
 }
 
 // Open opens the trace file at path, whatever its form. The name "-" reads
@@ -94,7 +106,7 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, withFile(o.name, &LineError{Msg: err.Error(), Fatal: true})
 	}
-	rd := &Reader{name: o.name, format: format, syms: o.syms}
+	rd := &Reader{name: o.name, format: format, syms: o.syms, progress: o.progress, progressLeft: progressEvery}
 	switch format {
 	case JSONL:
 		rd.dec, rd.header, err = newJSONLDecoder(br, o.syms)
@@ -196,6 +208,10 @@ func (r *Reader) Next(op *Op) error {
 	}
 	if err != nil {
 		if err == io.EOF {
+			if r.progress != nil && r.progressLeft < progressEvery {
+				r.progress(progressEvery - r.progressLeft)
+				r.progressLeft = progressEvery
+			}
 			return io.EOF
 		}
 		err = withFile(r.name, err)
@@ -205,6 +221,12 @@ func (r *Reader) Next(op *Op) error {
 		return err
 	}
 	r.n++
+	if r.progress != nil {
+		if r.progressLeft--; r.progressLeft == 0 {
+			r.progress(progressEvery)
+			r.progressLeft = progressEvery
+		}
+	}
 	return nil
 }
 

@@ -1,0 +1,200 @@
+package traces
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// fuzzDecode reads a whole trace, as a command would, going on after
+// errors that are about one op. It returns the ops of a trace that had no
+// error at all.
+func fuzzDecode(t *testing.T, data []byte) (*decoded, bool) {
+	r, err := NewReader(bytes.NewReader(data), WithoutValidation())
+	if err != nil {
+		checkErr(t, err)
+		return nil, false
+	}
+	defer r.Close()
+	d := &decoded{header: *r.Header(), format: r.Format(), syms: r.Symbols()}
+	clean := true
+	for range 10000 {
+		var op Op
+		err := r.Next(&op)
+		if err == io.EOF {
+			return d, clean
+		}
+		if err != nil {
+			checkErr(t, err)
+			clean = false
+			if IsFatal(err) {
+				return d, false
+			}
+			continue
+		}
+		if msg := checkFields(&op); msg != "" {
+			t.Fatalf("decoder returned an op that cannot be written (%s): %+v", msg, op)
+		}
+		d.ops = append(d.ops, op)
+	}
+	return d, false
+}
+
+// checkErr checks that a decoding error says where and what.
+func checkErr(t *testing.T, err error) {
+	var le *LineError
+	if !errors.As(err, &le) {
+		t.Fatalf("error is not a *LineError: %T %v", err, err)
+	}
+	if le.Msg == "" {
+		t.Fatalf("error without a message: %+v", le)
+	}
+}
+
+// fuzzRoundTrip checks that a trace read without error reads back the same
+// from each form the writers make of it.
+func fuzzRoundTrip(t *testing.T, d *decoded) {
+	want := canonical(&d.header, d.ops, d.syms)
+	for _, f := range allFormats {
+		data := encode(t, f, &d.header, d.ops, d.syms)
+		back, err := decode(data, WithoutValidation())
+		if err != nil {
+			t.Fatalf("%v: reading back what was written: %v", f, err)
+		}
+		if got := canonical(&back.header, back.ops, back.syms); !bytes.Equal(got, want) {
+			t.Fatalf("%v: round trip differs:\n%s", f, firstDiff(want, got))
+		}
+	}
+}
+
+func FuzzJSONL(f *testing.F) {
+	for _, seed := range []uint64{1, 2} {
+		h, ops, syms := randomTrace(seed, 20)
+		f.Add(encode(f, JSONL, &h, ops, syms))
+	}
+	f.Add([]byte(`{"licorice_trace":1}` + "\n" + `{"op":"read","t":"T","obj":"o","field":"f","val":1e5}`))
+	f.Add([]byte(`{"licorice_trace":1,"x":[{"a":"\ud83d\ude00"}]}` + "\n\n" + `{"op":"send","q":"q","e":"E","external":true,"ts":-0}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, clean := fuzzDecode(t, data)
+		if !clean {
+			return
+		}
+		if d.format != JSONL {
+			return // the other forms have their own fuzzers
+		}
+		fuzzRoundTrip(t, d)
+	})
+}
+
+func FuzzLCT(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3} {
+		h, ops, syms := randomTrace(seed, 30)
+		f.Add(encode(f, LCT, &h, ops, syms))
+	}
+	f.Add(encode(f, LCT, &Header{}, nil, NewSymbols()))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// Keep the magic so that the fuzzer explores the decoder, not the
+		// format detection.
+		if !bytes.HasPrefix(data, lctMagic) {
+			data = append(append([]byte(nil), lctMagic...), data...)
+		}
+		d, clean := fuzzDecode(t, data)
+		if clean {
+			fuzzRoundTrip(t, d)
+		}
+	})
+}
+
+// FuzzLCTBlock fuzzes the payload of a block (string table and ops), which
+// FuzzLCT rarely reaches since the zstd checksum rejects most mutations:
+// the fuzzer's bytes are compressed into a well-formed block here.
+func FuzzLCTBlock(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3} {
+		h, ops, syms := randomTrace(seed, 30)
+		nops, p := firstPayload(f, encode(f, LCT, &h, ops, syms))
+		f.Add(uint16(nops), p)
+	}
+	f.Fuzz(func(t *testing.T, nops uint16, p []byte) {
+		if nops == 0 {
+			nops = 1
+		}
+		data := lctFile(okHeader, block(int(nops), p), end(uint64(nops)))
+		d, clean := fuzzDecode(t, data)
+		if clean {
+			fuzzRoundTrip(t, d)
+		}
+	})
+}
+
+// firstPayload returns the op count and payload of the first block of a
+// .lct file.
+func firstPayload(t testing.TB, data []byte) (int, []byte) {
+	r := bytes.NewReader(data[len(lctMagic):])
+	binary.ReadUvarint(r) // version
+	n, _ := binary.ReadUvarint(r)
+	r.Seek(int64(n), io.SeekCurrent)
+	if tag, _ := r.ReadByte(); tag != lctTagBlock {
+		t.Fatal("no block")
+	}
+	nops, _ := binary.ReadUvarint(r)
+	binary.ReadUvarint(r) // raw size
+	zlen, _ := binary.ReadUvarint(r)
+	z := make([]byte, zlen)
+	io.ReadFull(r, z)
+	zd, _ := zstd.NewReader(nil)
+	defer zd.Close()
+	p, err := zd.DecodeAll(z, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(nops), p
+}
+
+// TestWriteFuzzSeeds writes the seed corpora under testdata/fuzz with
+// -update: small valid traces of each form, so that the fuzzers start from
+// inputs that reach deep into the decoders.
+func TestWriteFuzzSeeds(t *testing.T) {
+	if !*update {
+		t.Skip("run with -update to rewrite the seed corpora")
+	}
+	write := func(fuzzer string, i int, data []byte) {
+		dir := filepath.Join("testdata", "fuzz", fuzzer)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := fmt.Sprintf("go test fuzz v1\n[]byte(%s)\n", strconv.Quote(string(data)))
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed-%02d", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 6 {
+		h, ops, syms := randomTrace(uint64(100+i), 5+20*i)
+		write("FuzzJSONL", i, encode(t, JSONL, &h, ops, syms))
+		lct := encode(t, LCT, &h, ops, syms)
+		write("FuzzLCT", i, lct)
+		nops, p := firstPayload(t, lct)
+		dir := filepath.Join("testdata", "fuzz", "FuzzLCTBlock")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := fmt.Sprintf("go test fuzz v1\nuint16(%d)\n[]byte(%s)\n", nops, strconv.Quote(string(p)))
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed-%02d", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, name := range validTraceFiles(t) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write("FuzzJSONL", 10+i, data)
+	}
+}
