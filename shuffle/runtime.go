@@ -1,0 +1,343 @@
+package shuffle
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/licorice-dev/licorice/traces"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Options configures one run.
+type Options struct {
+	// Seed makes the run: the same program, options and seed give the same
+	// execution and the same trace, op for op.
+	Seed int64
+	// Actions is how many monkey actions (user input, system events) the
+	// run performs; the run ends a grace period after the last one.
+	// Default 100.
+	Actions int
+	// Shuffle delays the generation of half of the events the program
+	// sends (thesis §5.3.4): the sender waits an exponentially distributed
+	// time, cut short as soon as the target queue is empty.
+	Shuffle bool
+	// DelayMean is the mean of the shuffle delay. Default 10ms.
+	DelayMean time.Duration
+	// ActionGap is the mean time between two monkey actions, beyond the
+	// throttle (exponential). Default 250ms.
+	ActionGap time.Duration
+	// Throttle is the least time between two monkey actions (the
+	// monkey's --throttle). Default 50ms; negative for none.
+	Throttle time.Duration
+	// Preempt is the probability that the scheduler reconsiders which task
+	// runs after an operation. Default 0.05; 0 uses the default, a negative
+	// value never preempts (tasks switch only when they block).
+	Preempt float64
+	// NoSource leaves out the source locations ("src") of operations,
+	// which makes recording about twice as fast.
+	NoSource bool
+	// MaxOps stops a run that records more operations than this (a program
+	// that never settles). Default 50 million.
+	MaxOps int64
+}
+
+func (o *Options) defaults() {
+	if o.Actions == 0 {
+		o.Actions = 100
+	}
+	if o.DelayMean <= 0 {
+		o.DelayMean = 10 * time.Millisecond
+	}
+	if o.ActionGap <= 0 {
+		o.ActionGap = 250 * time.Millisecond
+	}
+	if o.Throttle == 0 {
+		o.Throttle = 50 * time.Millisecond
+	} else if o.Throttle < 0 {
+		o.Throttle = 0
+	}
+	if o.Preempt == 0 {
+		o.Preempt = 0.05
+	}
+	if o.MaxOps <= 0 {
+		o.MaxOps = 50_000_000
+	}
+}
+
+// opCost is the virtual time every recorded operation of a task takes.
+const opCost = time.Microsecond
+
+// grace is how long a run goes on after the monkey's last action.
+const grace = 2 * time.Second
+
+// shuffleShare is the share of sends whose generation a shuffled run delays.
+const shuffleShare = 0.5
+
+// Result says how a run went.
+type Result struct {
+	Ops     int64         // operations recorded
+	Events  int           // events sent
+	Actions int           // monkey actions performed
+	End     time.Duration // virtual time at the end
+	// Crash is the message of the error op that ended the run ("" if the
+	// run is a correct execution).
+	Crash string
+}
+
+// Runtime is one simulated process: its threads, loopers, heap and the
+// outside world that sends it input. All of its tasks run one at a time,
+// on goroutines that hand a baton to each other at recorded operations, so
+// the program needs no locks and a seed replays the run exactly.
+//
+// A Runtime is made by [Run]; app code receives it in its main function.
+type Runtime struct {
+	opts Options
+	syms *traces.Symbols
+	out  func(*traces.Op) error
+	op   traces.Op
+
+	now         time.Duration
+	tasks       []*task // live threads, in order of creation
+	all         []*task // every thread of the run
+	readyBuf    []*task
+	threadNames map[traces.Sym]int
+	cur         *task // the task running, nil while the world acts
+	timers      timerHeap
+	seq         int64 // tie-breaker for timers
+
+	sched, shuf, monkeyRand, appRand *rand.Rand
+	shuffleDelay                     distuv.Exponential
+	untilPreempt                     int
+
+	structs  map[reflect.Type]*structInfo
+	tables   map[string]any // *Map[V] by name
+	objTypes map[traces.Sym]traces.Sym
+	main     *Looper
+	binder   *Looper
+	monkey   monkey
+	names    nameCache
+	counter  struct{ event, obj, handle, lock, thread int }
+
+	ops      int64
+	events   int
+	over     bool   // no more scheduling: the run is ending
+	crash    string // the error that ended the run
+	err      error  // a failure of the runtime or the app's Go code
+	ctx      context.Context
+	finished chan struct{}
+	killing  bool
+}
+
+// Run executes the program main with the given options and sends every
+// operation of the trace, in order, to out (the op is reused: out must
+// copy what it keeps). main runs on the main looper thread before it
+// starts looping; it sets the app up (objects, threads, activities) and
+// declares the monkey's actions.
+//
+// Run returns when the run ends: a grace period after the last monkey
+// action, when nothing can happen any more, after a crash (an error op:
+// Result.Crash), or when ctx is done. An error from out, a panic in the
+// app's Go code or a runaway run is returned as an error.
+func Run(ctx context.Context, main func(rt *Runtime), opts Options, syms *traces.Symbols, out func(*traces.Op) error) (Result, error) {
+	opts.defaults()
+	seed := uint64(opts.Seed)
+	rt := &Runtime{
+		opts:        opts,
+		syms:        syms,
+		out:         out,
+		sched:       rand.New(rand.NewPCG(seed, 1)),
+		shuf:        rand.New(rand.NewPCG(seed, 2)),
+		monkeyRand:  rand.New(rand.NewPCG(seed, 3)),
+		appRand:     rand.New(rand.NewPCG(seed, 4)),
+		ctx:         ctx,
+		finished:    make(chan struct{}),
+		threadNames: make(map[traces.Sym]int),
+		objTypes:    make(map[traces.Sym]traces.Sym),
+	}
+	rt.shuffleDelay = distuv.Exponential{Rate: 1 / float64(opts.DelayMean), Src: rand.NewPCG(seed, 5)}
+	rt.names.init(syms)
+	rt.resetPreempt()
+	rt.start(main)
+	<-rt.finished
+	rt.killAll()
+	res := Result{Ops: rt.ops, Events: rt.events, Actions: rt.monkey.done, End: rt.now, Crash: rt.crash}
+	if rt.err == nil && ctx.Err() != nil {
+		rt.err = ctx.Err()
+	}
+	return res, rt.err
+}
+
+// start creates the main looper and the binder pool and hands the baton to
+// the main thread.
+func (rt *Runtime) start(main func(rt *Runtime)) {
+	rt.main = rt.newLooper("main", false)
+	mt := rt.newTask("main", traces.Looper)
+	rt.main.threads = []*task{mt}
+	mt.looper = rt.main
+	rt.binder = rt.newLooper("binder", true)
+	// The process's binder threads exist from its start; they are set up
+	// here, before anything can be sent to them.
+	for i := 1; i <= binderThreads; i++ {
+		bt := rt.newTask("binder-"+strconv.Itoa(i), traces.Binder)
+		bt.looper = rt.binder
+		rt.binder.threads = append(rt.binder.threads, bt)
+		rt.emitThreadStart(bt)
+		bt.state = waitingMessage
+		rt.spawn(bt, bt.loop)
+	}
+	mt.state = ready
+	rt.spawn(mt, func() {
+		rt.emitThreadStart(mt)
+		mt.callHandler(rt.names.intern("Application.onCreate"), traces.NoSym, func() { main(rt) })
+		rt.monkey.start(rt)
+		mt.loop()
+	})
+	rt.cur = mt
+	mt.wake <- struct{}{}
+}
+
+// binderThreads is the size of the process's binder pool.
+const binderThreads = 2
+
+// Now returns the virtual time since the process started (Android's
+// uptime).
+func (rt *Runtime) Now() time.Duration { return rt.now }
+
+// Rand returns the app's random source: deterministic per seed, separate
+// from the scheduler's and the monkey's.
+func (rt *Runtime) Rand() *rand.Rand { return rt.appRand }
+
+// Runtime returns rt itself, so that a *Runtime can be passed where any
+// heap object can (see [New]).
+func (rt *Runtime) Runtime() *Runtime { return rt }
+
+// Main returns the main (UI) looper.
+func (rt *Runtime) Main() *Looper { return rt.main }
+
+// Assert records an error op and crashes the run if cond is false: app
+// code states what a correct execution guarantees (a "wrong result").
+func (rt *Runtime) Assert(cond bool, format string, args ...any) {
+	if !cond {
+		rt.crashAt(fmt.Sprintf(format, args...), 3)
+	}
+}
+
+// Crash records an error op with msg and ends the run the way an uncaught
+// exception ends an Android process: the running task's locks and handler
+// calls are unwound and nothing else runs.
+func (rt *Runtime) Crash(msg string) { rt.crashAt(msg, 3) }
+
+// crashAt is Crash with the app's call site skip frames above crashAt's
+// caller (see srcOf).
+func (rt *Runtime) crashAt(msg string, skip int) {
+	t := rt.running("Crash")
+	op := rt.newOp(traces.Error, t)
+	op.Name = rt.syms.Intern(msg)
+	rt.srcOf(op, skip)
+	rt.emit(op)
+	if rt.crash == "" {
+		rt.crash = msg
+	}
+	rt.over = true
+	panic(crashed{})
+}
+
+// crashed unwinds a task's stack after an error op.
+type crashed struct{}
+
+// running returns the running task; calling a task operation from the
+// world (an action) is a programming error of the app.
+func (rt *Runtime) running(what string) *task {
+	if rt.cur == nil {
+		panic("shuffle: " + what + " called outside any task: monkey actions may only send events")
+	}
+	return rt.cur
+}
+
+// newOp resets the shared op for an operation of task t (nil: the world).
+func (rt *Runtime) newOp(k traces.Kind, t *task) *traces.Op {
+	op := &rt.op
+	op.Reset()
+	op.Kind = k
+	if t != nil {
+		op.Task = t.taskID()
+	}
+	return op
+}
+
+// emit records op, stamped with the virtual time. An operation of a task
+// takes opCost of time and may let the scheduler switch tasks.
+func (rt *Runtime) emit(op *traces.Op) {
+	if rt.err != nil || rt.killing {
+		return
+	}
+	op.TS, op.HasTS = float64(rt.now)/float64(time.Millisecond), true
+	if err := rt.out(op); err != nil && rt.err == nil {
+		rt.err = fmt.Errorf("write trace: %w", err)
+		rt.over = true
+	}
+	rt.ops++
+	if rt.ops >= rt.opts.MaxOps && rt.err == nil {
+		rt.err = fmt.Errorf("run exceeded %d operations: stopped", rt.opts.MaxOps)
+		rt.over = true
+	}
+}
+
+// step is the end of a task's operation: time passes, due timers fire, and
+// the scheduler may preempt the task.
+func (rt *Runtime) step() {
+	if rt.crash != "" || rt.killing {
+		return // unwinding after a crash, or ending: no time passes, no switches
+	}
+	rt.now += opCost
+	if len(rt.timers) > 0 && rt.timers[0].at <= rt.now {
+		rt.fireTimers()
+	}
+	if rt.over {
+		rt.cur.switchAway()
+		return
+	}
+	if rt.untilPreempt--; rt.untilPreempt <= 0 {
+		rt.resetPreempt()
+		rt.cur.yield()
+	}
+}
+
+// resetPreempt draws the number of operations until the next preemption
+// point (geometric with parameter opts.Preempt).
+func (rt *Runtime) resetPreempt() {
+	p := rt.opts.Preempt
+	if p < 0 {
+		rt.untilPreempt = 1 << 62
+		return
+	}
+	if p >= 1 {
+		rt.untilPreempt = 1
+		return
+	}
+	// Inverse transform: the number of trials up to the first success.
+	n := math.Ceil(math.Log(1-rt.sched.Float64()) / math.Log1p(-p))
+	rt.untilPreempt = max(1, int(min(n, 1<<20)))
+}
+
+// fail ends the run with an error of the runtime or the app's Go code.
+func (rt *Runtime) fail(err error) {
+	if rt.err == nil {
+		rt.err = err
+	}
+	rt.over = true
+}
+
+// nextID returns prefix+n as a symbol.
+func (rt *Runtime) nextID(prefix string, n *int) traces.Sym {
+	*n++
+	var buf [24]byte
+	b := append(buf[:0], prefix...)
+	b = strconv.AppendInt(b, int64(*n), 10)
+	return rt.syms.InternBytes(b)
+}
