@@ -1,11 +1,50 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/licorice-dev/licorice/internal/progress"
+	"github.com/licorice-dev/licorice/traces"
+)
 
 func newTracesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "traces",
 		Short: "Read, convert, summarize and check trace files",
+		Long: `Read, convert, summarize and check trace files.
+
+A trace is one execution of an event-driven program: a header, then one
+operation per line in the order they ran (docs/trace-format.md). It is stored
+as JSON Lines (.jsonl), JSON Lines compressed with zstd (.jsonl.zst), or the
+compact binary form (.lct, about a tenth of the text's size, several times
+faster to read). Every command reads all three, telling them apart by their
+content; "-" reads standard input.`,
 	}
+	cmd.AddCommand(
+		newTracesCatCmd(),
+		newTracesConvertCmd(),
+		newTracesStatCmd(),
+		newTracesValidateCmd(),
+	)
 	return cmd
+}
+
+// openTrace opens a trace file with a progress bar (counting ops) on the
+// command's standard error, if that is a terminal. Call the returned
+// function when done with the reader: it closes it and clears the bar.
+func openTrace(cmd *cobra.Command, path string, opts ...traces.Option) (*traces.Reader, func(), error) {
+	bar := progress.New(cmd.ErrOrStderr(), path, "ops", 0)
+	opts = append(opts, traces.WithProgress(func(n int) { bar.Add(int64(n)) }))
+	var r *traces.Reader
+	var err error
+	if path == "-" {
+		r, err = traces.NewReader(cmd.InOrStdin(), append([]traces.Option{traces.WithName("<stdin>")}, opts...)...)
+	} else {
+		r, err = traces.Open(path, opts...)
+	}
+	if err != nil {
+		bar.Done()
+		return nil, nil, err
+	}
+	return r, func() { r.Close(); bar.Done() }, nil
 }

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+func newTracesCatCmd() *cobra.Command {
+	var noValidate bool
+	cmd := &cobra.Command{
+		Use:   "cat FILE...",
+		Short: "Print traces of any form as canonical JSON Lines",
+		Long: `Cat prints each trace, whatever its form (.jsonl, .jsonl.zst, .lct), as its
+canonical JSON Lines: the header, then one operation per line, keys in a fixed
+order, defaults left out, numbers and strings spelled one way
+(docs/trace-format.md). So cat of a .lct file is byte for byte the text it was
+converted from, if that text was canonical, and two traces can be compared
+with diff. Line numbers in error messages, for every form, are lines of this
+text.
+
+Traces are validated as they are read; cat stops at the first error (use
+"licorice traces validate" to list them all, or --no-validate to print a trace
+that breaks the contract's rules but is well formed).
+
+Example:
+  licorice traces cat run-07.lct | grep '"op":"send"'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
+			for _, path := range args {
+				if err := catTrace(cmd, out, path, noValidate); err != nil {
+					out.Flush()
+					return err
+				}
+			}
+			return out.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&noValidate, "no-validate", false, "check only the syntax, not the rules that relate operations")
+	return cmd
+}
+
+func catTrace(cmd *cobra.Command, out *bufio.Writer, path string, noValidate bool) error {
+	var opts []traces.Option
+	if noValidate {
+		opts = append(opts, traces.WithoutValidation())
+	}
+	r, done, err := openTrace(cmd, path, opts...)
+	if err != nil {
+		return err
+	}
+	defer done()
+	w, err := traces.NewWriter(out, traces.JSONL, r.Header(), r.Symbols())
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := traces.Copy(cmd.Context(), w, r); err != nil {
+		return err
+	}
+	return w.Close()
+}

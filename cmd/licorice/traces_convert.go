@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/licorice-dev/licorice/internal/atomicfile"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+func newTracesConvertCmd() *cobra.Command {
+	var to string
+	var noValidate bool
+	cmd := &cobra.Command{
+		Use:   "convert IN OUT",
+		Short: "Convert a trace to another form (.jsonl, .jsonl.zst, .lct)",
+		Long: `Convert reads the trace IN, whatever its form, and writes it to OUT in the form
+OUT's name calls for (.jsonl, .jsonl.zst, .lct) or that --to names. All forms
+hold exactly the same information: converting back and forth gives the same
+canonical text, byte for byte.
+
+The trace is validated as it is read, and convert stops at the first error.
+OUT appears only when the whole trace was written (nothing half-written is
+left behind); IN may be OUT. "-" as IN reads standard input; as OUT it writes
+standard output, in the form --to names (default jsonl).
+
+Examples:
+  licorice traces convert run-07.jsonl run-07.lct
+  zcat old.jsonl.gz | licorice traces convert - run.lct`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in, out := args[0], args[1]
+			format := traces.JSONL
+			var err error
+			switch {
+			case to != "":
+				if format, err = traces.ParseFormat(to); err != nil {
+					return usageError{fmt.Errorf("--to: %w", err)}
+				}
+			case out != "-":
+				if format, err = traces.FormatOf(out); err != nil {
+					return usageError{fmt.Errorf("%w; or name the format with --to", err)}
+				}
+			}
+			var opts []traces.Option
+			if noValidate {
+				opts = append(opts, traces.WithoutValidation())
+			}
+			r, done, err := openTrace(cmd, in, opts...)
+			if err != nil {
+				return err
+			}
+			defer done()
+			if out == "-" {
+				bw := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
+				if err := convertTrace(cmd, bw, format, r); err != nil {
+					return err
+				}
+				return bw.Flush()
+			}
+			f, err := atomicfile.Create(out)
+			if err != nil {
+				return err
+			}
+			defer f.Abort()
+			if err := convertTrace(cmd, f, format, r); err != nil {
+				return err
+			}
+			return f.Commit()
+		},
+	}
+	cmd.Flags().StringVar(&to, "to", "", "the output form: jsonl, jsonl.zst or lct (default: from OUT's name)")
+	cmd.Flags().BoolVar(&noValidate, "no-validate", false, "check only the syntax, not the rules that relate operations")
+	return cmd
+}
+
+func convertTrace(cmd *cobra.Command, out io.Writer, format traces.Format, r *traces.Reader) error {
+	w, err := traces.NewWriter(out, format, r.Header(), r.Symbols())
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.Name(), err)
+	}
+	if _, err := traces.Copy(cmd.Context(), w, r); err != nil {
+		return err
+	}
+	return w.Close()
+}
