@@ -29,6 +29,7 @@ exact happens-before engine, AsyncClock, with a race detector of its own
 	root.AddCommand(
 		newVersionCmd(),
 		newTracesCmd(),
+		newRecordCmd(),
 	)
 	return root
 }
