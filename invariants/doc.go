@@ -1,0 +1,123 @@
+// Package invariants is licorice's catalog of condition templates and the
+// incremental learner that instantiates them: from samples of named values
+// it finds the atomic conditions no sample falsified and that are unlikely
+// to hold only by chance (thesis §5.3.1; Daikon's ideas, built in).
+//
+// It knows nothing about traces: a sample is a list of [Var] (a name, a
+// [Value], an abstract-type group, whether it was dereferenced). The learn
+// package turns handler invocations into samples.
+//
+// # Templates
+//
+// A [Template] has an arity (1: over x; 2: over x and y), the operand types
+// it applies to, its constants and a fitter that fits them, and a formula
+// for the probability that it holds only by chance. The built-ins
+// ([Builtins]) are:
+//
+//	null      x == null        pointer, string
+//	nonnull   x != null        pointer, string
+//	const     x == a           number, bool, string
+//	oneof     x in {a, b, c}   number, string (two or three values)
+//	range     a <= x <= b      number
+//	lower     x >= a           number
+//	upper     x <= b           number
+//	nonzero   x != 0           number
+//	eq        x == y           any (pointers: the same object)
+//	ne        x != y           any
+//	lt        x < y            number
+//	le        x <= y           number
+//	linear    y == a*x + b     number
+//	divides   x % y == 0       int
+//	square    y == x*x         number
+//	disjoint  x & y == 0       int
+//	subset    x & y == x       int
+//
+// Binary templates are tried in both orders where order matters (x < y
+// and y < x; x % y and y % x), so x >= y is y <= x and x > y is y < x.
+// User templates ([TemplateDecl], read from a JSON file by
+// [ParseTemplateFile]) are expr-lang expressions over x and y, compiled
+// once per operand type and evaluated on pooled machines. With no fitter
+// the expression is the condition; with a fitter (const, oneof, bounds,
+// nonzero) the expression computes a value and the fitter fits constants
+// to it exactly as the built-in unary templates do to a datum. A
+// [Catalog] holds built-ins and user templates together.
+//
+// # Learning
+//
+// A [Learner] keeps, per datum, a [Summary] (counts by kind, the numeric
+// extremes and how often each was hit, the smallest four distinct values)
+// and, per pair of data in one abstract type, a [PairState] (how often
+// x < y, x == y, x > y; which exact relations a sample broke; the line
+// through the extreme points; the smallest five distinct pairs). Every
+// condition is decided from these at the end, so memory is bounded by the
+// data and pairs, never by the number of samples, and every field is a
+// count, an extreme, a flag that only turns on, or the smallest k of a
+// total order. Hence the merge property: learning on two halves and
+// merging ([Learner.Merge]) gives exactly the state of learning on all
+// samples, in any order.
+//
+// A value of another type than a template's falsifies it; a datum with
+// no value in a sample (absent) is not checked on that sample, so each
+// condition has its own support: the samples it was checked on.
+//
+// # Justification
+//
+// A condition that no sample falsified is reported if its chance — the
+// probability that it held on its n samples by accident — is at most a
+// limit (default 0.01) and n is at least a minimum (default 5). The
+// formulas follow Daikon's, each the probability of the observations
+// under a plausible alternative in which the condition is false:
+//
+//   - x == null: (1/3)^n. A pointer is null by chance a third of the time
+//     (Daikon's r = 3 for pointers), so n nulls by accident is (1/3)^n.
+//   - x != null: (2/3)^n, by the same prior; but 0 if the handler
+//     dereferenced x in every sample (the trace's deref flag): the program
+//     itself says it needs x non-null, or it would have crashed.
+//   - x == a: (1/2)^n, and x in {a, b, c} with k values: (k/(k+1))^n. If
+//     x could take one more value, as likely as each seen, n samples would
+//     all have missed it with that probability. Booleans make this exact.
+//   - a <= x <= b: each bound must be hit: a lower bound hit n_a times is
+//     a real bound unless the values continued below it; had the value
+//     below been as likely as a, the n_a samples at a would all have
+//     fallen on a with probability (1/2)^n_a. x >= a has chance (1/2)^n_a,
+//     x <= b (1/2)^n_b, the range the larger of the two. A bound seen once
+//     is chance (Daikon asks for the bound to be hit often; this is that
+//     rule as a probability).
+//   - x != 0: (1 - 1/r)^n with r the number of values x plausibly ranges
+//     over: the span from the smallest to the largest of its values and 0,
+//     at most 50 (Daikon's cap); 50 for floats. Zero would be one of r
+//     values, missed n times.
+//   - x == y, x != y, x < y, x <= y: (1/2)^n, the chance of n coin flips
+//     agreeing (Daikon's for orderings; stricter than Daikon for equality,
+//     which Daikon accepts from one sample: two counters both 0 are equal
+//     without meaning it).
+//   - y == a*x + b: 1 - min(d, 4)/4 with d distinct (x, y) pairs: any two
+//     points are on a line, so the confidence grows linearly with distinct
+//     points until four (Daikon).
+//   - x % y == 0, y == x*x, x & y == 0, x & y == x: 1 - min(d, 5)/5 with d
+//     distinct pairs (Daikon's five distinct tuples).
+//   - user templates without a fitter: 1 - min(d, k)/k with d distinct
+//     operand tuples and k the template's min_distinct (default 5); with a
+//     fitter: the formula of the fitter's built-in family.
+//
+// # Suppression
+//
+// Conditions implied by other justified conditions are not reported:
+// x == a hides x != 0, x != null, the bounds and x in {...}; a one-of set
+// hides the bounds; a range hides its one-sided halves; bounds that leave
+// 0 out hide x != 0; two data with one value each hide every condition
+// between them; bounds hide the orderings they imply (x <= 3 and y >= 5
+// hide x < y, x <= y and x != y); x == null and y != null hide x != y;
+// x == y hides the other relations between x and y; in a class of equal
+// data only the equalities with the smallest name (the leader) are kept,
+// and a condition on a member is dropped when the same condition holds on
+// the leader; constants that make a relation trivial hide it (0 % y,
+// x % 1, 0 & y, x & -1). A premise is always a reported condition or
+// implied by reported ones, so nothing is lost.
+//
+// # Evaluation
+//
+// [Condition.Eval] evaluates a condition on values bound to its data, for
+// detection: built-ins are Go code, user templates run their compiled
+// expression on a pooled machine. [FromTrace] converts a trace value.
+package invariants

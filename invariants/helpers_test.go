@@ -1,0 +1,52 @@
+package invariants
+
+import (
+	"testing"
+)
+
+// sample builds a sample from name/value pairs, all in one group.
+func sample(kv ...any) []Var {
+	var vs []Var
+	for i := 0; i < len(kv); i += 2 {
+		vs = append(vs, Var{Name: kv[i].(string), Val: val(kv[i+1])})
+	}
+	return vs
+}
+
+// val converts a Go value: nil is null, int is Int, float64 Float, bool,
+// string, ref(n) a reference.
+func val(x any) Value {
+	switch v := x.(type) {
+	case nil:
+		return NullValue()
+	case int:
+		return IntValue(int64(v))
+	case int64:
+		return IntValue(v)
+	case float64:
+		return FloatValue(v)
+	case bool:
+		return BoolValue(v)
+	case string:
+		return StringValue(v)
+	case Value:
+		return v
+	}
+	panic("bad value")
+}
+
+func ref(n uint64) Value { return RefValue(n) }
+
+// texts learns from samples and returns the reported conditions' texts.
+func texts(t *testing.T, cat *Catalog, opts Options, samples ...[]Var) []string {
+	t.Helper()
+	l := NewLearner(cat)
+	for _, s := range samples {
+		l.Add(s)
+	}
+	var out []string
+	for _, c := range l.Infer(opts) {
+		out = append(out, c.Text())
+	}
+	return out
+}

@@ -1,0 +1,320 @@
+package invariants
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// Defaults of [Options].
+const (
+	DefaultLimit      = 0.01
+	DefaultMinSupport = 5
+)
+
+// Options say which conditions a learner reports.
+type Options struct {
+	// Limit is the largest probability of holding by chance a reported
+	// condition may have (DefaultLimit if 0).
+	Limit float64
+	// MinSupport is the fewest samples a reported condition must have been
+	// checked on (DefaultMinSupport if 0; 1 to rely on Limit alone).
+	MinSupport int64
+	// All reports implied conditions too (no suppression).
+	All bool
+}
+
+func (o Options) withDefaults() Options {
+	if o.Limit == 0 {
+		o.Limit = DefaultLimit
+	}
+	if o.MinSupport == 0 {
+		o.MinSupport = DefaultMinSupport
+	}
+	return o
+}
+
+// Infer returns the justified conditions no sample falsified, without the
+// ones implied by others, in canonical order (by data, then template).
+func (l *Learner) Infer(opts Options) []*Condition {
+	opts = opts.withDefaults()
+	var out []*Condition
+	keep := func(c *Condition) {
+		if c.Chance <= opts.Limit && c.Support >= opts.MinSupport {
+			out = append(out, c)
+		}
+	}
+	for name, vs := range l.vars {
+		l.unary(name, vs, keep)
+	}
+	for _, p := range l.pairs {
+		l.binary(p, keep)
+	}
+	if !opts.All {
+		out = suppress(out)
+	}
+	l.sortConditions(out)
+	return out
+}
+
+func (l *Learner) sortConditions(cs []*Condition) {
+	index := make(map[*Template]int, len(l.cat.list))
+	for i, t := range l.cat.list {
+		index[t] = i
+	}
+	slices.SortFunc(cs, func(a, b *Condition) int {
+		if c := slices.Compare(a.Vars, b.Vars); c != 0 {
+			return c
+		}
+		if a.Template != b.Template {
+			return index[a.Template] - index[b.Template]
+		}
+		return strings.Compare(a.Text(), b.Text())
+	})
+}
+
+func pow(base float64, n int64) float64 { return math.Pow(base, float64(n)) }
+
+// distinctChance is the chance of a template justified by distinct
+// tuples: 1 - min(d, goal)/goal (Daikon: confidence grows linearly with
+// the number of distinct samples until the goal).
+func distinctChance(d, goal int) float64 {
+	return 1 - float64(min(d, goal))/float64(goal)
+}
+
+// unary proposes the conditions on one datum.
+func (l *Learner) unary(name string, vs *VarState, keep func(*Condition)) {
+	cond := func(b builtin) *Condition {
+		return &Condition{Template: l.cat.kind(b), Vars: []string{name}, Support: vs.N}
+	}
+	for _, c := range summaryConditions(&vs.Summary, cond) {
+		keep(c)
+	}
+	for _, t := range l.cat.unary {
+		st := vs.User[t.Name]
+		if st == nil || st.N != vs.N {
+			continue // never applied, or some sample was of another type
+		}
+		for _, c := range userConditions(t, st, []string{name}) {
+			keep(c)
+		}
+	}
+}
+
+// summaryConditions proposes the built-in unary conditions a summary
+// supports, each with its chance.
+func summaryConditions(s *Summary, cond func(builtin) *Condition) []*Condition {
+	n := s.N
+	if n == 0 {
+		return nil
+	}
+	var out []*Condition
+	if s.Null == n {
+		c := cond(bNull)
+		c.Chance = pow(1.0/3, n)
+		out = append(out, c)
+	}
+	if s.Null == 0 && s.Ref+s.String == n {
+		c := cond(bNonNull)
+		c.Chance = pow(2.0/3, n)
+		if s.Deref == n {
+			c.Chance = 0 // the handler would have crashed on null
+		}
+		out = append(out, c)
+	}
+	if s.scalars() {
+		if vals, ok := s.distinct(); ok {
+			switch k := len(vals); {
+			case k == 1:
+				c := cond(bConst)
+				c.A = vals[0]
+				c.Chance = pow(0.5, n)
+				out = append(out, c)
+			case s.Bool != n: // {true, false} says nothing
+				c := cond(bOneOf)
+				c.Set = slices.Clone(vals)
+				c.Chance = pow(float64(k)/float64(k+1), n)
+				out = append(out, c)
+			}
+		}
+	}
+	if !s.numbers() {
+		return out
+	}
+	if Compare(s.Min, s.Max) < 0 {
+		lo, hi := pow(0.5, s.MinN), pow(0.5, s.MaxN)
+		c := cond(bRange)
+		c.A, c.B, c.Chance = s.Min, s.Max, max(lo, hi)
+		out = append(out, c)
+		c = cond(bLower)
+		c.A, c.Chance = s.Min, lo
+		out = append(out, c)
+		c = cond(bUpper)
+		c.B, c.Chance = s.Max, hi
+		out = append(out, c)
+	}
+	if s.Zero == 0 {
+		c := cond(bNonZero)
+		c.Chance = pow(1-1/nonZeroRange(s), n)
+		out = append(out, c)
+	}
+	return out
+}
+
+// nonZeroRange is r of the x != 0 formula: how many values the datum
+// plausibly ranges over, zero included — the span from the smallest to
+// the largest of its values and 0, at most 50 (Daikon); 50 for floats.
+func nonZeroRange(s *Summary) float64 {
+	if s.Float > 0 {
+		return 50
+	}
+	lo, hi := math.Min(s.Min.Float(), 0), math.Max(s.Max.Float(), 0)
+	return math.Min(hi-lo+1, 50)
+}
+
+// binary proposes the conditions on one pair.
+func (l *Learner) binary(p *PairEntry, keep func(*Condition)) {
+	n := p.N
+	if n == 0 {
+		return
+	}
+	cond := func(b builtin, x, y string, chance float64) *Condition {
+		return &Condition{Template: l.cat.kind(b), Vars: []string{x, y}, Support: n, Chance: chance}
+	}
+	X, Y := p.X, p.Y
+	half := pow(0.5, n)
+	numeric := p.Num == n
+	other := p.Ptr == n || p.Bools == n
+	switch {
+	case numeric:
+		switch {
+		case p.Lt == 0 && p.Gt == 0:
+			keep(cond(bEq, X, Y, half))
+		case p.Eq == 0 && p.Gt == 0:
+			keep(cond(bLt, X, Y, half))
+		case p.Eq == 0 && p.Lt == 0:
+			keep(cond(bLt, Y, X, half))
+		case p.Gt == 0:
+			keep(cond(bLe, X, Y, half))
+		case p.Lt == 0:
+			keep(cond(bLe, Y, X, half))
+		case p.Eq == 0:
+			keep(cond(bNe, X, Y, half))
+		}
+	case other:
+		switch {
+		case p.Diff == 0:
+			keep(cond(bEq, X, Y, half))
+		case p.Same == 0:
+			keep(cond(bNe, X, Y, half))
+		}
+	}
+	if numeric {
+		d := len(p.Distinct)
+		exact := distinctChance(d, distinctCap)
+		if p.Fails&failLinear == 0 {
+			if a, b, ok := line(p.Lo, p.Hi); ok && a != 0 && !(near(a, 1) && near(b, 0)) {
+				c := cond(bLinear, X, Y, distinctChance(d, 4))
+				c.A, c.B = FloatValue(a), FloatValue(b)
+				keep(c)
+			}
+		}
+		if p.Fails&failSquareXY == 0 {
+			keep(cond(bSquare, X, Y, exact))
+		}
+		if p.Fails&failSquareYX == 0 {
+			keep(cond(bSquare, Y, X, exact))
+		}
+		if p.Ints == n {
+			if p.Fails&failDivXY == 0 {
+				keep(cond(bDivides, X, Y, exact))
+			}
+			if p.Fails&failDivYX == 0 {
+				keep(cond(bDivides, Y, X, exact))
+			}
+			if p.Fails&failDisjoint == 0 {
+				keep(cond(bDisjoint, X, Y, exact))
+			}
+			if p.Fails&failSubsetXY == 0 {
+				keep(cond(bSubset, X, Y, exact))
+			}
+			if p.Fails&failSubsetYX == 0 {
+				keep(cond(bSubset, Y, X, exact))
+			}
+		}
+	}
+	for _, t := range l.cat.binary {
+		for _, swapped := range []bool{false, true} {
+			name, vars := t.Name, []string{X, Y}
+			if swapped {
+				name, vars = name+swappedSuffix, []string{Y, X}
+			}
+			st := p.User[name]
+			if st == nil || st.N != n {
+				continue
+			}
+			for _, c := range userConditions(t, st, vars) {
+				keep(c)
+			}
+		}
+	}
+}
+
+// userConditions proposes the conditions of a user template on data
+// whose every sample it applied to.
+func userConditions(t *Template, st *UserState, vars []string) []*Condition {
+	if st.Errors > 0 {
+		return nil
+	}
+	u := t.user
+	if u.fitter == fitNone {
+		if st.False > 0 {
+			return nil
+		}
+		return []*Condition{{Template: t, Vars: vars, Support: st.N, Chance: distinctChance(len(st.Distinct), u.minDistinct)}}
+	}
+	if st.Vals == nil {
+		return nil
+	}
+	return userFamily(t, st.Vals, vars, st.N)
+}
+
+// userFamily proposes the conditions of a fitter on the summary of a user
+// expression's values, with the built-ins' formulas.
+func userFamily(t *Template, s *Summary, vars []string, support int64) []*Condition {
+	u := t.user
+	n := s.N
+	mk := func() *Condition { return &Condition{Template: t, Vars: vars, Support: support} }
+	switch u.fitter {
+	case fitConst:
+		if vals, ok := s.distinct(); ok && len(vals) == 1 && s.scalars() {
+			c := mk()
+			c.A, c.Chance = vals[0], pow(0.5, n)
+			return []*Condition{c}
+		}
+	case fitOneOf:
+		if vals, ok := s.distinct(); ok && s.scalars() && (len(vals) == 1 || s.Bool != n) {
+			c := mk()
+			k := len(vals)
+			c.Set, c.Chance = slices.Clone(vals), pow(float64(k)/float64(k+1), n)
+			return []*Condition{c}
+		}
+	case fitBounds:
+		if !s.numbers() || Compare(s.Min, s.Max) >= 0 {
+			return nil
+		}
+		lo, hi := pow(0.5, s.MinN), pow(0.5, s.MaxN)
+		both, low, high := mk(), mk(), mk()
+		both.A, both.B, both.Chance = s.Min, s.Max, max(lo, hi)
+		low.A, low.Chance = s.Min, lo
+		high.B, high.Chance = s.Max, hi
+		return []*Condition{both, low, high}
+	case fitNonZero:
+		if s.numbers() && s.Zero == 0 {
+			c := mk()
+			c.Chance = pow(1-1/nonZeroRange(s), n)
+			return []*Condition{c}
+		}
+	}
+	return nil
+}

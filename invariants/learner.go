@@ -1,0 +1,341 @@
+package invariants
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Var is one datum of a sample: its name, its value, its abstract type
+// (data of equal Group are compared with each other; data of different
+// groups never are) and whether the sample dereferenced it.
+type Var struct {
+	Name  string
+	Val   Value
+	Group int32
+	Deref bool
+}
+
+// VarState is what a learner keeps about one datum.
+type VarState struct {
+	Summary
+	// User holds the state of each unary user template on this datum.
+	User map[string]*UserState `json:"user,omitempty"`
+}
+
+// PairKey names a pair of data; X < Y.
+type PairKey struct{ X, Y string }
+
+// PairEntry is what a learner keeps about one pair of data.
+type PairEntry struct {
+	X, Y string
+	PairState
+	// User holds the state of each binary user template on the pair: under
+	// its name for (x, y), and name + "/yx" for (y, x).
+	User map[string]*UserState
+}
+
+// pairJSON is the stored form of a PairEntry: the failed relations by
+// name rather than as bits.
+type pairJSON struct {
+	X     string   `json:"x"`
+	Y     string   `json:"y"`
+	Fails []string `json:"fails,omitempty"`
+	PairState
+	User map[string]*UserState `json:"user,omitempty"`
+}
+
+// MarshalJSON writes the pair with its failed relations by name.
+func (p *PairEntry) MarshalJSON() ([]byte, error) {
+	j := pairJSON{X: p.X, Y: p.Y, PairState: p.PairState, User: p.User}
+	for i, n := range failNames {
+		if p.Fails&(1<<i) != 0 {
+			j.Fails = append(j.Fails, n)
+		}
+	}
+	return json.Marshal(&j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (p *PairEntry) UnmarshalJSON(b []byte) error {
+	var j pairJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*p = PairEntry{X: j.X, Y: j.Y, PairState: j.PairState, User: j.User}
+	for _, f := range j.Fails {
+		i := slices.Index(failNames, f)
+		if i < 0 {
+			return fmt.Errorf("pair (%s, %s): unknown failed relation %q", j.X, j.Y, f)
+		}
+		p.Fails |= 1 << i
+	}
+	return nil
+}
+
+// UserState is the incremental state of one user template on one datum
+// or pair. Like the built-ins' state it merges exactly.
+type UserState struct {
+	N      int64 `json:"n"`                // samples of a type the template applies to
+	False  int64 `json:"false,omitempty"`  // no fitter: samples where it was false
+	Errors int64 `json:"errors,omitempty"` // samples where the expression failed
+	// Vals summarizes the expression's values (templates with a fitter).
+	Vals *Summary `json:"vals,omitempty"`
+	// Distinct holds the smallest distinct operand tuples (no fitter).
+	Distinct []Point `json:"distinct,omitempty"`
+}
+
+func (s *UserState) add(u *UserTemplate, x, y Value) {
+	v, st := u.eval(x, y)
+	switch st {
+	case evalMismatch:
+		return
+	case evalError:
+		s.N++
+		s.Errors++
+		return
+	}
+	s.N++
+	if u.fitter == fitNone {
+		if !v.Bool() {
+			s.False++
+		}
+		s.Distinct = insertPoint(s.Distinct, Point{x, y}, u.minDistinct)
+		return
+	}
+	if s.Vals == nil {
+		s.Vals = new(Summary)
+	}
+	s.Vals.Add(v, false)
+}
+
+func (s *UserState) merge(u *UserTemplate, o *UserState) {
+	s.N += o.N
+	s.False += o.False
+	s.Errors += o.Errors
+	if o.Vals != nil {
+		if s.Vals == nil {
+			s.Vals = new(Summary)
+		}
+		s.Vals.Merge(o.Vals)
+	}
+	for _, p := range o.Distinct {
+		s.Distinct = insertPoint(s.Distinct, p, u.minDistinct)
+	}
+}
+
+// Learner learns the conditions of one handler from its samples, one at a
+// time, in memory bounded by the data and pairs of data it has seen (never
+// by the number of samples). Learners of the same catalog merge: learning
+// on two halves of the samples and merging gives exactly the state of
+// learning on all of them, in any order.
+//
+// A Learner is not safe for concurrent use.
+type Learner struct {
+	cat     *Catalog
+	samples int64
+	vars    map[string]*VarState
+	pairs   map[PairKey]*PairEntry
+	order   []int // scratch for Add
+}
+
+// NewLearner returns an empty learner trying the templates of cat.
+func NewLearner(cat *Catalog) *Learner {
+	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[PairKey]*PairEntry)}
+}
+
+// Samples returns the number of samples added (merged ones included).
+func (l *Learner) Samples() int64 { return l.samples }
+
+// Add learns from one sample. Names must be distinct within a sample.
+func (l *Learner) Add(vars []Var) {
+	l.samples++
+	for i := range vars {
+		v := &vars[i]
+		vs := l.vars[v.Name]
+		if vs == nil {
+			vs = &VarState{}
+			l.vars[v.Name] = vs
+		}
+		vs.Add(v.Val, v.Deref)
+		for _, t := range l.cat.unary {
+			if _, ok := t.user.opType(v.Val, Value{}, 1); ok {
+				userState(&vs.User, t.Name).add(t.user, v.Val, Value{})
+			}
+		}
+	}
+	if len(vars) < 2 {
+		return
+	}
+	// Pairs within each abstract type.
+	l.order = l.order[:0]
+	for i := range vars {
+		if vars[i].Val.kind != Absent {
+			l.order = append(l.order, i)
+		}
+	}
+	sort.SliceStable(l.order, func(a, b int) bool { return vars[l.order[a]].Group < vars[l.order[b]].Group })
+	for start := 0; start < len(l.order); {
+		end := start + 1
+		for end < len(l.order) && vars[l.order[end]].Group == vars[l.order[start]].Group {
+			end++
+		}
+		for i := start; i < end; i++ {
+			for j := i + 1; j < end; j++ {
+				l.addPair(&vars[l.order[i]], &vars[l.order[j]])
+			}
+		}
+		start = end
+	}
+}
+
+func (l *Learner) addPair(a, b *Var) {
+	if a.Name > b.Name {
+		a, b = b, a
+	}
+	key := PairKey{a.Name, b.Name}
+	p := l.pairs[key]
+	if p == nil {
+		p = &PairEntry{X: a.Name, Y: b.Name}
+		l.pairs[key] = p
+	}
+	p.Add(a.Val, b.Val)
+	for _, t := range l.cat.binary {
+		if _, ok := t.user.opType(a.Val, b.Val, 2); !ok {
+			continue
+		}
+		userState(&p.User, t.Name).add(t.user, a.Val, b.Val)
+		if !t.user.decl.Symmetric {
+			userState(&p.User, t.Name+swappedSuffix).add(t.user, b.Val, a.Val)
+		}
+	}
+}
+
+// swappedSuffix marks the state of a binary user template on (y, x).
+const swappedSuffix = "/yx"
+
+func userState(m *map[string]*UserState, name string) *UserState {
+	if *m == nil {
+		*m = make(map[string]*UserState)
+	}
+	s := (*m)[name]
+	if s == nil {
+		s = &UserState{}
+		(*m)[name] = s
+	}
+	return s
+}
+
+// Merge adds the samples learned by o, which must use the same catalog
+// (the same user templates).
+func (l *Learner) Merge(o *Learner) {
+	l.samples += o.samples
+	for name, ov := range o.vars {
+		vs := l.vars[name]
+		if vs == nil {
+			vs = &VarState{}
+			l.vars[name] = vs
+		}
+		vs.Summary.Merge(&ov.Summary)
+		l.mergeUser(&vs.User, ov.User)
+	}
+	for key, op := range o.pairs {
+		p := l.pairs[key]
+		if p == nil {
+			p = &PairEntry{X: key.X, Y: key.Y}
+			l.pairs[key] = p
+		}
+		p.PairState.Merge(&op.PairState)
+		l.mergeUser(&p.User, op.User)
+	}
+}
+
+func (l *Learner) mergeUser(dst *map[string]*UserState, src map[string]*UserState) {
+	for name, os := range src {
+		t, _ := l.cat.Lookup(baseName(name))
+		userState(dst, name).merge(t.user, os)
+	}
+}
+
+func baseName(stateName string) string {
+	if n := len(stateName) - len(swappedSuffix); n > 0 && stateName[n:] == swappedSuffix {
+		return stateName[:n]
+	}
+	return stateName
+}
+
+// State is a learner's state in a form that can be stored (as JSON) and
+// merged later: the spec file keeps it for `spec merge`.
+type State struct {
+	Samples int64                `json:"samples"`
+	Vars    map[string]*VarState `json:"vars,omitempty"`
+	Pairs   []*PairEntry         `json:"pairs,omitempty"` // sorted by X, then Y
+}
+
+// State returns the learner's state; it shares memory with the learner.
+func (l *Learner) State() *State {
+	s := &State{Samples: l.samples, Vars: l.vars}
+	for _, p := range l.pairs {
+		s.Pairs = append(s.Pairs, p)
+	}
+	slices.SortFunc(s.Pairs, func(a, b *PairEntry) int {
+		if a.X != b.X {
+			return cmpString(a.X, b.X)
+		}
+		return cmpString(a.Y, b.Y)
+	})
+	return s
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// NewLearnerFromState returns a learner holding a stored state. Every user
+// template the state mentions must be in cat.
+func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
+	l := NewLearner(cat)
+	l.samples = s.Samples
+	check := func(m map[string]*UserState, arity int, where string) error {
+		for name := range m {
+			t, ok := cat.Lookup(baseName(name))
+			if !ok || t.user == nil {
+				return fmt.Errorf("%s: state of unknown user template %q", where, name)
+			}
+			if t.Arity != arity {
+				return fmt.Errorf("%s: user template %q has arity %d", where, name, t.Arity)
+			}
+		}
+		return nil
+	}
+	for name, vs := range s.Vars {
+		if vs == nil {
+			return nil, fmt.Errorf("datum %q: no state", name)
+		}
+		if err := check(vs.User, 1, "datum "+name); err != nil {
+			return nil, err
+		}
+		l.vars[name] = vs
+	}
+	for _, p := range s.Pairs {
+		if p == nil || p.X >= p.Y {
+			return nil, fmt.Errorf("bad pair state: names must be given in increasing order")
+		}
+		key := PairKey{p.X, p.Y}
+		if _, dup := l.pairs[key]; dup {
+			return nil, fmt.Errorf("pair (%s, %s) is listed twice", p.X, p.Y)
+		}
+		if err := check(p.User, 2, "pair ("+p.X+", "+p.Y+")"); err != nil {
+			return nil, err
+		}
+		l.pairs[key] = p
+	}
+	return l, nil
+}

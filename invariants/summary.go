@@ -1,0 +1,157 @@
+package invariants
+
+import "slices"
+
+// MaxOneOf is the largest set a one-of condition (x in {a, b, c}) lists.
+const MaxOneOf = 3
+
+// smallCap is how many distinct values a Summary keeps: one more than the
+// largest one-of set, so that "more than MaxOneOf values" is known.
+const smallCap = MaxOneOf + 1
+
+// Summary is the incremental state of one datum (or of a user template's
+// derived value) over the samples of a handler: counts, numeric bounds with
+// how often each was hit, and the smallest distinct values. Every unary
+// condition is decided from it, so it is all a learner keeps per datum.
+//
+// Summaries are mergeable: a.Merge(b) gives exactly the summary of the
+// samples of a and b together, whatever the order they came in, because
+// every field is a count, an extreme, or the smallest few values of a
+// total order ([Compare]).
+type Summary struct {
+	N      int64 `json:"n"`                // samples with a value
+	Null   int64 `json:"null,omitempty"`   // null pointers
+	Ref    int64 `json:"ref,omitempty"`    // references
+	Int    int64 `json:"int,omitempty"`    // integers
+	Float  int64 `json:"float,omitempty"`  // floats
+	Bool   int64 `json:"bool,omitempty"`   // booleans
+	String int64 `json:"string,omitempty"` // strings
+	NaN    int64 `json:"nan,omitempty"`    // float NaNs
+	Zero   int64 `json:"zero,omitempty"`   // numbers equal to 0
+	Deref  int64 `json:"deref,omitempty"`  // samples in which the pointer was dereferenced
+
+	// Min and Max are the extreme numbers (NaN aside), MinN and MaxN how
+	// many samples hit them.
+	Min  Value `json:"min,omitzero"`
+	Max  Value `json:"max,omitzero"`
+	MinN int64 `json:"min_n,omitempty"`
+	MaxN int64 `json:"max_n,omitempty"`
+
+	// Small holds the smallest distinct numbers, booleans and strings seen
+	// (at most MaxOneOf+1), in Compare order.
+	Small []Value `json:"small,omitempty"`
+}
+
+// Add records one value; deref says the datum was dereferenced in this
+// sample. An Absent value is no sample.
+func (s *Summary) Add(v Value, deref bool) {
+	if v.kind == Absent {
+		return
+	}
+	s.N++
+	if deref {
+		s.Deref++
+	}
+	switch v.kind {
+	case Null:
+		s.Null++
+		return
+	case Ref:
+		s.Ref++
+		return
+	case Bool:
+		s.Bool++
+	case String:
+		s.String++
+	case Int, Float:
+		if v.kind == Int {
+			s.Int++
+		} else {
+			s.Float++
+		}
+		if v.IsNaN() {
+			s.NaN++
+		} else {
+			s.addNumber(v, 1)
+		}
+	}
+	s.Small = insertSmall(s.Small, v)
+}
+
+func (s *Summary) addNumber(v Value, n int64) {
+	if v.Float() == 0 {
+		s.Zero += n
+	}
+	s.addBounds(v, n, v, n)
+}
+
+// addBounds folds the extremes lo (hit loN times) and hi (hiN) into s.
+func (s *Summary) addBounds(lo Value, loN int64, hi Value, hiN int64) {
+	if s.MinN == 0 {
+		s.Min, s.MinN, s.Max, s.MaxN = lo, loN, hi, hiN
+		return
+	}
+	switch c := Compare(lo, s.Min); {
+	case c < 0:
+		s.Min, s.MinN = lo, loN
+	case c == 0:
+		s.MinN += loN
+	}
+	switch c := Compare(hi, s.Max); {
+	case c > 0:
+		s.Max, s.MaxN = hi, hiN
+	case c == 0:
+		s.MaxN += hiN
+	}
+}
+
+// insertSmall adds v to the sorted set, keeping the smallCap smallest.
+func insertSmall(set []Value, v Value) []Value {
+	i, found := slices.BinarySearchFunc(set, v, Compare)
+	if found || i >= smallCap {
+		return set
+	}
+	set = slices.Insert(set, i, v)
+	if len(set) > smallCap {
+		set = set[:smallCap]
+	}
+	return set
+}
+
+// Merge adds the samples summarized by o to s.
+func (s *Summary) Merge(o *Summary) {
+	s.N += o.N
+	s.Null += o.Null
+	s.Ref += o.Ref
+	s.Int += o.Int
+	s.Float += o.Float
+	s.Bool += o.Bool
+	s.String += o.String
+	s.NaN += o.NaN
+	s.Zero += o.Zero
+	s.Deref += o.Deref
+	if o.MinN > 0 {
+		s.addBounds(o.Min, o.MinN, o.Max, o.MaxN)
+	}
+	for _, v := range o.Small {
+		s.Small = insertSmall(s.Small, v)
+	}
+}
+
+// numbers reports whether every value is a number and none is NaN.
+func (s *Summary) numbers() bool { return s.N > 0 && s.Int+s.Float == s.N && s.NaN == 0 }
+
+// scalars reports whether every value is of one class among numbers (no
+// NaN), booleans and strings: the values a constant or a one-of set can
+// name.
+func (s *Summary) scalars() bool {
+	return s.N > 0 && (s.numbers() || s.Bool == s.N || s.String == s.N)
+}
+
+// distinct returns the distinct values if there are at most MaxOneOf.
+func (s *Summary) distinct() ([]Value, bool) {
+	if len(s.Small) > MaxOneOf {
+		return nil, false
+	}
+	return s.Small, true
+}
