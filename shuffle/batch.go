@@ -17,9 +17,9 @@ import (
 
 // Batch describes a set of recordings of one app: `licorice record`.
 type Batch struct {
-	App  string          // the app's name, for the header and the file names
+	App  string         // the app's name, for the header and the file names
 	Main func(*Runtime) // the app
-	Dir  string          // where the traces go (created if missing)
+	Dir  string         // where the traces go (created if missing)
 
 	Runs      int           // how many traces
 	Actions   int           // monkey actions per run (Options.Actions)

@@ -122,7 +122,10 @@ func NewMutex(in interface{ Runtime() *Runtime }) *Mutex {
 
 // Lock acquires the lock, waiting while another thread holds it. It is
 // re-entrant.
-func (m *Mutex) Lock() {
+func (m *Mutex) Lock() { m.lock(3) }
+
+// lock is Lock with the app's call site skip frames above lock's caller.
+func (m *Mutex) lock(skip int) {
 	rt := m.rt
 	t := rt.running("Lock")
 	for m.holder != nil && m.holder != t {
@@ -134,13 +137,15 @@ func (m *Mutex) Lock() {
 	t.locks = append(t.locks, m)
 	op := rt.newOp(traces.Lock, t)
 	op.Name = m.id
-	rt.srcOf(op, 2)
+	rt.srcOf(op, skip)
 	rt.emit(op)
 	rt.step()
 }
 
 // Unlock releases the lock once.
-func (m *Mutex) Unlock() {
+func (m *Mutex) Unlock() { m.unlock(3) }
+
+func (m *Mutex) unlock(skip int) {
 	rt := m.rt
 	t := rt.running("Unlock")
 	if m.holder != t {
@@ -154,7 +159,7 @@ func (m *Mutex) Unlock() {
 	}
 	op := rt.newOp(traces.Unlock, t)
 	op.Name = m.id
-	rt.srcOf(op, 2)
+	rt.srcOf(op, skip)
 	rt.emit(op)
 	if m.count--; m.count == 0 {
 		m.holder = nil
@@ -181,7 +186,7 @@ func NewCond(l *Mutex) *Cond { return &Cond{L: l} }
 func (c *Cond) Wait() {
 	rt := c.L.rt
 	t := rt.running("Cond.Wait")
-	c.L.Unlock()
+	c.L.unlock(3)
 	c.waiters = append(c.waiters, t)
 	t.signal = traces.NoSym
 	for t.signal == traces.NoSym {
@@ -190,7 +195,7 @@ func (c *Cond) Wait() {
 	m := t.signal
 	t.signal = traces.NoSym
 	rt.emitSync(traces.Wait, t, m, 3)
-	c.L.Lock()
+	c.L.lock(3)
 }
 
 // Signal wakes the longest-waiting task, if any (notify).
