@@ -1,0 +1,166 @@
+package asyncclock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// trace is a trace held in memory for tests.
+type trace struct {
+	syms  *traces.Symbols
+	ops   []traces.Op
+	lines []int
+}
+
+// parseTrace reads a JSONL trace (header line optional), validating it.
+func parseTrace(t testing.TB, text string) *trace {
+	t.Helper()
+	tr, err := readTrace(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func readTrace(text string) (*trace, error) {
+	text = strings.TrimLeft(text, "\n")
+	if !strings.HasPrefix(text, `{"licorice_trace"`) {
+		text = `{"licorice_trace":1}` + "\n" + text
+	}
+	r, err := traces.NewReader(strings.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	tr := &trace{syms: r.Symbols()}
+	var op traces.Op
+	for {
+		err := r.Next(&op)
+		if errors.Is(err, io.EOF) {
+			return tr, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		tr.ops = append(tr.ops, op)
+		tr.lines = append(tr.lines, r.Line())
+	}
+}
+
+// text prints tr as a JSONL trace.
+func (tr *trace) text() string {
+	b := traces.AppendCanonicalHeader(nil, &traces.Header{Version: traces.Version})
+	for i := range tr.ops {
+		b = traces.AppendCanonical(b, &tr.ops[i], tr.syms)
+	}
+	return string(b)
+}
+
+// engineRun is what the AsyncClock engine computed for a trace.
+type engineRun struct {
+	e      *Engine
+	times  []Time
+	epochs []Epoch
+	err    error
+}
+
+func runEngine(tr *trace, cfg Config) *engineRun {
+	cfg.KeepEvents = true
+	r := &engineRun{e: New(tr.syms, cfg)}
+	for i := range tr.ops {
+		if err := r.e.Step(&tr.ops[i], tr.lines[i]); err != nil {
+			r.err = err
+			return r
+		}
+		r.times = append(r.times, r.e.Time())
+		r.epochs = append(r.epochs, r.e.Epoch())
+	}
+	r.err = r.e.Finish()
+	return r
+}
+
+// before is the engine's answer to "op a happens before op b".
+func (r *engineRun) before(a, b int) bool {
+	return a < b && r.times[b].Covers(r.epochs[a])
+}
+
+// compare runs both engines on tr and returns nil if they agree: on
+// whether tr is consistent, and if it is, on every pair of operations and
+// every pair of events.
+func compare(tr *trace, window time.Duration) error {
+	g, gerr := NewGraph(context.Background(), tr.syms, tr.ops, tr.lines, window)
+	var ce *ConflictError
+	if gerr != nil && !errors.As(gerr, &ce) {
+		return fmt.Errorf("reference engine: %v", gerr)
+	}
+	r := runEngine(tr, Config{Window: window})
+	if r.err != nil && !errors.As(r.err, &ce) {
+		return fmt.Errorf("asyncclock: %v", r.err)
+	}
+	switch {
+	case gerr != nil && r.err == nil:
+		return fmt.Errorf("the reference finds the trace inconsistent (%v), asyncclock does not", gerr)
+	case gerr == nil && r.err != nil:
+		return fmt.Errorf("asyncclock finds the trace inconsistent (%v), the reference does not", r.err)
+	case gerr != nil:
+		return nil
+	}
+	n := len(tr.ops)
+	for b := range n {
+		for a := range n {
+			if a == b {
+				continue
+			}
+			want, got := g.Before(Node(a), Node(b)), r.before(a, b)
+			if want != got {
+				return fmt.Errorf("ops: the reference says %s ≺ %s is %v, asyncclock says %v (times %v and %v)%s",
+					g.Describe(Node(a)), g.Describe(Node(b)), want, got, r.epochs[a], r.times[b], why(g, Node(a), Node(b)))
+			}
+		}
+	}
+	ids := g.Events()
+	for _, a := range ids {
+		for _, b := range ids {
+			if a == b {
+				continue
+			}
+			if _, ok := g.Run(a); ok && window > 0 {
+				continue // with the window, run(E) may miss predecessors that had become old
+			}
+			if _, ok := g.Run(b); ok && window > 0 {
+				continue
+			}
+			want := g.Order(a, b)
+			got, err := r.e.Order(a, b)
+			if err != nil {
+				return fmt.Errorf("asyncclock: %v", err)
+			}
+			if want != got {
+				sa, fa, _ := g.EventNodes(a)
+				sb, fb, _ := g.EventNodes(b)
+				_, _ = sa, fb
+				return fmt.Errorf("events: the reference says %s is %v %s, asyncclock says %v%s",
+					tr.syms.String(a), want, tr.syms.String(b), got, why(g, fa, sb))
+			}
+		}
+	}
+	return nil
+}
+
+func why(g *Graph, a, b Node) string {
+	if a < 0 || b < 0 || !g.Before(a, b) {
+		return ""
+	}
+	var s strings.Builder
+	s.WriteString("\nreference chain:")
+	for _, st := range g.Explain(a, b) {
+		fmt.Fprintf(&s, "\n  %s -%s-> %s", g.Describe(st.From), st.Rule, g.Describe(st.To))
+	}
+	return s.String()
+}

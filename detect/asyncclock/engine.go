@@ -1,0 +1,524 @@
+package asyncclock
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// DefaultWindow is the time window licorice uses unless told otherwise
+// (thesis §4.2.1: two minutes lost no harmful race in its evaluation).
+const DefaultWindow = 2 * time.Minute
+
+// Config configures an [Engine]. The zero Config computes the exact
+// relation of docs/causality.md.
+type Config struct {
+	// Window turns on the time-window approximation: two events of one
+	// looper thread are taken to be ordered when the first ended more
+	// than Window of trace time ("ts") before the second began. It keeps
+	// memory flat on long traces. 0 computes the exact relation.
+	Window time.Duration
+
+	// KeepEvents keeps the times of every event for the whole run, so
+	// that [Engine.Event] and [Engine.Order] answer for any event after
+	// the run, not only for the events still tracked. Memory then grows
+	// with the number of events: use it for small traces (licorice hb).
+	KeepEvents bool
+
+	// GCEvery is the number of event begins between two garbage
+	// collections of reclaimable entries; 0 means a default that adapts to
+	// the amount of metadata held.
+	GCEvery int
+}
+
+// maxFIFOLevel is the deepest FIFO chain (thesis §4.2.2): events sent from
+// chains of this level go to greedy chains.
+const maxFIFOLevel = 3
+
+// Engine is the AsyncClock happens-before engine: it reads the operations
+// of one trace in order and gives each a logical time. See the package
+// documentation for how to use it.
+type Engine struct {
+	cfg    Config
+	window float64 // ms; 0: exact
+	syms   *traces.Symbols
+	file   string
+
+	tasks   map[traces.Sym]*task // running tasks: threads' own tasks and running events
+	threads map[traces.Sym]*thread
+	events  map[traces.Sym]*event // tracked events
+	queues  map[traces.Sym]*queue
+	handles map[traces.Sym]state // what a wait on the handle learns
+	forks   map[traces.Sym]state // forked threads that have not begun
+	chains  []chain              // by Chain; chains[0] is unused
+	lists   map[uint64]*sendList // by acKey(queue, chain): the chain's sends to the queue
+	fifo    map[uint64]Chain     // FIFO chains, by parent chain<<32 | queue
+	ext     state                // the last external send
+	extTask *task                // sends from outside the program (no "t")
+
+	seq  int64   // the number of the current op (1-based)
+	line int     // its line
+	ts   float64 // trace time: the largest "ts" so far
+
+	opTime  Time
+	opEpoch Epoch
+
+	lastID traces.Sym
+	last   *task
+
+	nextQueue     uint32
+	begins        int // event begins since the last collection
+	gcAt          int
+	scratch       []*event
+	atomicScratch []*event
+	stats         Stats
+	err           error // sticky
+	finished      bool
+}
+
+// Stats are counts about a run, for benchmarks and curiosity.
+type Stats struct {
+	Ops           int64 // operations stepped
+	Events        int64 // events sent
+	Chains        int   // chains created
+	Tracked       int   // events whose metadata is held now
+	MaxTracked    int   // the most events tracked at once
+	ListEntries   int   // entries of async-before lists held now
+	Reclaimed     int64 // events whose metadata was released
+	Collections   int   // garbage collections run
+	MaxTimeLen    int   // the largest vector clock seen at an event begin
+	Resolved      int64 // removed events whose time was resolved
+	WalkSteps     int64 // async-before list entries visited
+	PredsJoined   int64 // predecessor end times joined at begins
+	WindowFolded  int64 // events folded into a time-window clock
+	LiveHandles   int   // signal handles held now
+	LiveFinalized int   // ended threads whose final time is held for joins
+}
+
+// New returns an engine for a trace whose Syms come from syms (used in
+// error messages and to name events).
+func New(syms *traces.Symbols, cfg Config) *Engine {
+	e := &Engine{
+		cfg:     cfg,
+		window:  float64(cfg.Window) / float64(time.Millisecond),
+		syms:    syms,
+		tasks:   make(map[traces.Sym]*task),
+		threads: make(map[traces.Sym]*thread),
+		events:  make(map[traces.Sym]*event),
+		queues:  make(map[traces.Sym]*queue),
+		handles: make(map[traces.Sym]state),
+		forks:   make(map[traces.Sym]state),
+		chains:  make([]chain, 1, 64),
+		lists:   make(map[uint64]*sendList),
+		fifo:    make(map[uint64]Chain),
+		gcAt:    4096,
+	}
+	if cfg.GCEvery > 0 {
+		e.gcAt = cfg.GCEvery
+	}
+	return e
+}
+
+// SetFile sets the file name that errors carry.
+func (e *Engine) SetFile(name string) { e.file = name }
+
+// task is a running thread (its own operations) or a running event.
+type task struct {
+	id        traces.Sym
+	st        state
+	th        *thread // the thread, or the thread running the event
+	ev        *event  // the event, for an event's task
+	published bool    // its current clock was made known to others: tick before its next op
+}
+
+// thread is a thread of the trace.
+type thread struct {
+	id      traces.Sym
+	kind    traces.ThreadKind
+	own     *task
+	ended   bool
+	final   state  // at thread_end, for joins
+	running *event // the event it runs now
+
+	// Ended events, in end order, not yet folded into the time-window clock;
+	// the first folded of them are in endJoin too.
+	recent  []*event
+	folded  int   // recent[:folded] are joined into endJoin
+	tc      state // the time-window clock: what every later event of the thread knows
+	endJoin state // ends of events, for LOOPEND (with tc and recent[folded:])
+
+	free      []Chain // greedy chains whose tail is in the time-window clock
+	lastChain Chain   // the chain of the last event it ran
+
+	binder   map[uint64]*binderList // IPCHANDLE: events it ran, by queue, process and syncness
+	ipcAsync map[ipcKey]ipcLast     // IPCASYNC: the last async event of each sender it ran
+}
+
+// chain is one chain of the decomposition.
+type chain struct {
+	owner     *thread // the thread whose events (or own operations) it holds; nil for removed binder events
+	own       bool    // a thread's own chain (or the external world's)
+	fifo      bool    // a FIFO chain (thesis §4.2.2)
+	busy      bool    // an event runs on it now
+	level     uint8   // FIFO level: 0 for threads, maxFIFOLevel for greedy chains
+	last      Clock   // the last clock used
+	tail      *event  // the last event placed on it
+	intervals []interval
+}
+
+// interval is an ended looper event on its chain, for ATOMIC: a point
+// whose clock of the chain is in [begin, end) knows the event began but
+// not that it ended.
+type interval struct {
+	begin, end Clock
+	ev         *event
+}
+
+// queue is an event queue.
+type queue struct {
+	id      traces.Sym
+	idx     uint32
+	binder  bool
+	looper  *thread
+	af      []*event    // looper: events sent at front, in send order (ATFRONT)
+	pending []*event    // looper: events sent and not yet begun or resolved, in send order (front pruned lazily)
+	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
+}
+
+// evStatus is where an event is in its life.
+type evStatus uint8
+
+const (
+	evPending   evStatus = iota + 1 // sent, not begun
+	evRunning                       // begun, not ended
+	evEnded                         // ended
+	evRemoved                       // removed; its run time is not resolved yet
+	evResolved                      // removed; run(E) is resolved
+	evResolving                     // removed; its run time is being resolved
+)
+
+// event is an event of the trace.
+type event struct {
+	id       traces.Sym
+	q        *queue
+	cat      cat
+	time     int64 // Table 3.1's time: the delay, or the absolute time
+	external bool
+	sender   traces.Sym // the sending task, or NoSym
+
+	status    evStatus
+	sendSeq   int64
+	sendLine  int
+	sendEpoch Epoch
+	sendTime  Time  // what send(E) knew (ATFRONT premises)
+	snap      state // what send(E) knew, with AsyncClocks; dropped once it started
+	beginLine int
+	endLine   int
+	th        *thread
+
+	chain      Chain
+	beginClock Clock
+	endClock   Clock // for a removed event, the clock of run(E) (= beginClock)
+	begin      Time  // at begin(E), or run(E)
+	end        state // at end(E), or run(E)
+	endTS      float64
+
+	refs     int32  // the engine's structures that hold it
+	absorbed bool   // folded into its thread's time-window clock
+	afJoin   *state // at-front events: the join of the ends of the same list's at-front events up to this one
+}
+
+func (ev *event) async() bool { return ev.cat.async() }
+
+func (ev *event) finished() bool { return ev.status == evEnded || ev.status == evResolved }
+
+func (ev *event) endEpoch() Epoch { return MakeEpoch(ev.chain, ev.endClock) }
+
+// proc is the "process" of the send (IPCHANDLE): 1 for the outside world.
+func (ev *event) proc() int {
+	if ev.external {
+		return 1
+	}
+	return 0
+}
+
+func (e *Engine) name(y traces.Sym) string {
+	if e.syms == nil || int(y) >= e.syms.Len() {
+		return fmt.Sprintf("#%d", y)
+	}
+	return e.syms.String(y)
+}
+
+// invalid reports an operation that breaks the trace contract (a trace
+// that was not validated).
+func (e *Engine) invalid(op *traces.Op, format string, args ...any) error {
+	le := &traces.LineError{File: e.file, Line: e.line, Op: op.Kind, Msg: fmt.Sprintf(format, args...), Fatal: true}
+	if op.Task != traces.NoSym {
+		le.Task = e.name(op.Task)
+	}
+	return le
+}
+
+// Step processes the next operation of the trace, which is at the given
+// line. Operations must come in trace order and obey the trace contract
+// (a validating [traces.Reader] guarantees it; the engine reports
+// breaches it notices, but does not check everything). It returns a
+// *[ConflictError] if the trace contradicts the causality model, and
+// then refuses further steps. After Step, [Engine.Time] and
+// [Engine.Epoch] give the operation's logical time.
+func (e *Engine) Step(op *traces.Op, line int) error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.finished {
+		return fmt.Errorf("asyncclock: Step after Finish")
+	}
+	e.seq++
+	e.line = line
+	e.stats.Ops++
+	if op.HasTS && op.TS > e.ts {
+		e.ts = op.TS
+	}
+	var err error
+	switch op.Kind {
+	case traces.ThreadBegin:
+		err = e.threadBegin(op)
+	case traces.ThreadEnd:
+		err = e.threadEnd(op)
+	case traces.Fork:
+		err = e.fork(op)
+	case traces.Join:
+		err = e.join(op)
+	case traces.Attach:
+		err = e.attach(op)
+	case traces.Send:
+		err = e.send(op)
+	case traces.Remove:
+		err = e.remove(op)
+	case traces.Begin:
+		err = e.beginOp(op)
+	case traces.End:
+		err = e.endOp(op)
+	case traces.Signal:
+		err = e.signal(op)
+	case traces.Wait:
+		err = e.wait(op)
+	default: // operations that order nothing
+		var t *task
+		if t, err = e.run(op); err == nil {
+			e.at(t)
+		}
+	}
+	if err != nil {
+		e.err = err
+	}
+	return err
+}
+
+// Time returns the logical time of the operation last stepped.
+func (e *Engine) Time() Time { return e.opTime }
+
+// Epoch returns the epoch of the operation last stepped: its chain and
+// clock. An earlier operation with epoch a happens before a later one with
+// time b exactly when b.Covers(a).
+func (e *Engine) Epoch() Epoch { return e.opEpoch }
+
+// Line returns the line of the operation last stepped.
+func (e *Engine) Line() int { return e.line }
+
+// NumChains returns one more than the largest Chain used so far, for
+// tables indexed by Chain.
+func (e *Engine) NumChains() int { return len(e.chains) }
+
+// Stats returns counts about the run so far.
+func (e *Engine) Stats() Stats {
+	s := e.stats
+	s.Chains = len(e.chains) - 1
+	s.Tracked = len(e.events)
+	s.LiveHandles = len(e.handles)
+	return s
+}
+
+// TaskTime returns the current time of a running task (a thread, or an
+// event while it runs).
+func (e *Engine) TaskTime(id traces.Sym) (Time, bool) {
+	t := e.tasks[id]
+	if t == nil {
+		return Time{}, false
+	}
+	return t.st.t, true
+}
+
+// at records the time of the current op, done by t.
+func (e *Engine) at(t *task) {
+	e.opTime, e.opEpoch = t.st.t, t.st.t.top
+}
+
+// run returns the task of op, which is about to execute an op: if its
+// last op made its clock known, it moves to a new clock first.
+func (e *Engine) run(op *traces.Op) (*task, error) {
+	t := e.last
+	if op.Task != e.lastID || t == nil {
+		t = e.tasks[op.Task]
+		if t == nil {
+			return nil, e.invalid(op, "task %s is not running", e.name(op.Task))
+		}
+		e.lastID, e.last = op.Task, t
+	}
+	if t.published {
+		e.tick(t)
+	}
+	return t, nil
+}
+
+// tick moves t to the next clock of its chain.
+func (e *Engine) tick(t *task) {
+	c := t.st.t.top.Chain()
+	k := t.st.t.top.Clock() + 1
+	t.st.t.top = MakeEpoch(c, k)
+	e.chains[c].last = k
+	t.published = false
+}
+
+func (e *Engine) forget(id traces.Sym) {
+	delete(e.tasks, id)
+	if e.lastID == id {
+		e.last = nil
+	}
+}
+
+func (e *Engine) newChain(owner *thread, own bool, level uint8) Chain {
+	c := Chain(len(e.chains))
+	e.chains = append(e.chains, chain{owner: owner, own: own, level: level})
+	return c
+}
+
+func (e *Engine) threadBegin(op *traces.Op) error {
+	id := op.Task
+	if _, ok := e.threads[id]; ok {
+		return e.invalid(op, "thread %s began twice", e.name(id))
+	}
+	th := &thread{id: id, kind: op.ThreadKind}
+	st := e.forks[id]
+	delete(e.forks, id)
+	c := e.newChain(th, true, 0)
+	st.t = st.t.with(MakeEpoch(c, 1))
+	e.chains[c].last = 1
+	th.own = &task{id: id, st: st, th: th}
+	e.threads[id] = th
+	e.tasks[id] = th.own
+	e.at(th.own)
+	return nil
+}
+
+func (e *Engine) threadEnd(op *traces.Op) error {
+	t, err := e.run(op)
+	if err != nil {
+		return err
+	}
+	if t.ev != nil {
+		return e.invalid(op, "%s is an event, not a thread", e.name(op.Task))
+	}
+	th := t.th
+	// LOOPEND: every event the thread ran ends before it does.
+	t.st.join(&th.tc)
+	t.st.join(&th.endJoin)
+	for _, ev := range th.recent[th.folded:] {
+		t.st.join(&ev.end)
+	}
+	th.ended = true
+	th.final = t.st
+	e.stats.LiveFinalized++
+	e.at(t)
+	e.forget(op.Task)
+	return nil
+}
+
+func (e *Engine) fork(op *traces.Op) error {
+	t, err := e.run(op)
+	if err != nil {
+		return err
+	}
+	e.forks[op.Thread] = t.st
+	e.at(t)
+	t.published = true
+	return nil
+}
+
+func (e *Engine) join(op *traces.Op) error {
+	t, err := e.run(op)
+	if err != nil {
+		return err
+	}
+	th := e.threads[op.Thread]
+	if th == nil || !th.ended {
+		return e.invalid(op, "join of thread %s, which has not ended", e.name(op.Thread))
+	}
+	t.st.join(&th.final)
+	if err := e.atomicAt(t); err != nil {
+		return err
+	}
+	e.at(t)
+	return nil
+}
+
+func (e *Engine) signal(op *traces.Op) error {
+	t, err := e.run(op)
+	if err != nil {
+		return err
+	}
+	h := e.handles[op.Name]
+	h.join(&t.st)
+	e.handles[op.Name] = h
+	e.at(t)
+	t.published = true
+	return nil
+}
+
+func (e *Engine) wait(op *traces.Op) error {
+	t, err := e.run(op)
+	if err != nil {
+		return err
+	}
+	if h, ok := e.handles[op.Name]; ok {
+		t.st.join(&h)
+		if err := e.atomicAt(t); err != nil {
+			return err
+		}
+	}
+	e.at(t)
+	return nil
+}
+
+func (e *Engine) attach(op *traces.Op) error {
+	t, err := e.run(op)
+	if err != nil {
+		return err
+	}
+	if t.ev != nil || t.th.kind == traces.Worker {
+		return e.invalid(op, "only looper and binder threads attach queues")
+	}
+	q := e.queues[op.Queue]
+	if q == nil {
+		e.nextQueue++
+		q = &queue{id: op.Queue, idx: e.nextQueue, binder: t.th.kind == traces.Binder}
+		e.queues[op.Queue] = q
+	}
+	if !q.binder {
+		q.looper = t.th
+	}
+	e.at(t)
+	return nil
+}
+
+// atomicAt applies ATOMIC after task t learned something in the middle of
+// an event: the events of its looper whose begin it now knows have ended.
+func (e *Engine) atomicAt(t *task) error {
+	if t.ev == nil || t.th.kind != traces.Looper {
+		return nil
+	}
+	w := walk{e: e, target: t.ev, mode: strict}
+	_, err := w.atomic(t.th, &t.st)
+	return err
+}

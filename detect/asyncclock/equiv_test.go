@@ -1,0 +1,79 @@
+package asyncclock
+
+import (
+	"context"
+	"flag"
+	"testing"
+	"time"
+)
+
+var equivN = flag.Int("equiv", 0, "number of random traces per shape in the equivalence test (0: by -short)")
+
+// checkEquivalent fails t with a minimal trace if the engines disagree on tr.
+func checkEquivalent(t *testing.T, name string, tr *trace, window time.Duration) {
+	t.Helper()
+	err := compare(tr, window)
+	if err == nil {
+		return
+	}
+	small := shrink(tr, func(c *trace) bool { return compare(c, window) != nil })
+	t.Fatalf("%s: the engines disagree (window %v): %v\nminimal trace (%d of %d ops):\n%s\non it: %v",
+		name, window, err, len(small.ops), len(tr.ops), small.text(), compare(small, window))
+}
+
+func TestEquivalenceRandom(t *testing.T) {
+	n := 300
+	if *equivN > 0 {
+		n = *equivN
+	}
+	shapes := []genConfig{
+		{ops: 120, workers: 2, loopers: 2, binders: 2},
+		{ops: 250, workers: 3, loopers: 1, binders: 0},
+		{ops: 250, workers: 1, loopers: 3, binders: 1},
+	}
+	for _, shape := range shapes {
+		for seed := uint64(1); seed <= uint64(n); seed++ {
+			for _, chaos := range []bool{false, true} {
+				for _, window := range []time.Duration{0, 3 * time.Millisecond} {
+					cfg := shape
+					cfg.seed, cfg.chaos = seed, chaos
+					checkEquivalent(t, "random", generate(cfg), window)
+				}
+			}
+		}
+	}
+}
+
+// TestGeneratorCoverage makes sure the random traces exercise every rule,
+// and that chaos mode gives both consistent and inconsistent traces: an
+// equivalence test on traces without them would prove little.
+func TestGeneratorCoverage(t *testing.T) {
+	for _, chaos := range []bool{false, true} {
+		rules := map[Rule]int{}
+		bad := 0
+		const n = 60
+		for seed := uint64(1); seed <= n; seed++ {
+			cfg := genConfig{seed: seed, ops: 250, chaos: chaos, workers: 2, loopers: 2, binders: 2}
+			tr := generate(cfg)
+			g, err := NewGraph(context.Background(), tr.syms, tr.ops, tr.lines, 3*time.Millisecond)
+			if err != nil {
+				bad++
+			}
+			for _, r := range g.edges {
+				rules[r]++
+			}
+		}
+		for r := PO; r < numRules; r++ {
+			if rules[r] == 0 && r != IPCAsync { // IPCASYNC edges are mostly IPCHANDLE's too
+				t.Errorf("chaos %v: no %s edge in %d traces", chaos, r, n)
+			}
+		}
+		if !chaos && bad > 0 {
+			t.Errorf("%d of %d traces from the model-following generator are inconsistent", bad, n)
+		}
+		if chaos && (bad < n/10 || bad > n*9/10) {
+			t.Errorf("chaos: %d of %d traces inconsistent; want a mix", bad, n)
+		}
+		t.Logf("chaos %v: %d/%d inconsistent; edges by rule: %v", chaos, bad, n, rules)
+	}
+}

@@ -1,0 +1,367 @@
+package asyncclock
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// walkMode says what to do with a predecessor that has not finished.
+type walkMode uint8
+
+const (
+	// strict: the trace contradicts the model (the start being computed
+	// is a real begin, or a removed event a real begin needs).
+	strict walkMode = iota
+	// tentative: give up for now (errNotYet); used to resolve removed
+	// events early.
+	tentative
+	// final: the trace is over; the predecessor never finished, so it
+	// orders nothing.
+	final
+)
+
+var errNotYet = errors.New("asyncclock: a predecessor has not finished yet")
+
+// walk computes the start of one event: what its begin (or, for a
+// removed event, run(E)) knows.
+type walk struct {
+	e      *Engine
+	target *event
+	mode   walkMode
+	outer  *walk    // the walk whose event needs target, a removed event
+	preds  []*event // the predecessors joined, for the choice of a chain
+	seen   map[*event]bool
+}
+
+// through walks, for the walk's event, the AsyncClock of the send of p, a
+// predecessor that never finished (final mode only).
+func (w *walk) through(p *event, st *state) error {
+	if w.seen[p] {
+		return nil
+	}
+	if w.seen == nil {
+		w.seen = make(map[*event]bool)
+	}
+	w.seen[p] = true
+	return w.priority(&p.snap, st)
+}
+
+// finish returns the state at p's finish — end(p), or run(p) for a removed
+// p, which it resolves — or nil if p needs no look (it is absorbed) or, in
+// final mode, never finished.
+func (w *walk) finish(p *event, rule Rule) (*state, error) {
+	if p.absorbed {
+		return nil, nil
+	}
+	switch p.status {
+	case evEnded, evResolved:
+	case evRemoved:
+		if err := w.e.resolve(p, w); err != nil {
+			return nil, err
+		}
+	case evResolving:
+		return nil, fmt.Errorf("asyncclock: removed event %s depends on itself", w.e.name(p.id))
+	default: // pending or running
+		switch w.mode {
+		case final:
+			return nil, nil
+		case tentative:
+			return nil, errNotYet
+		}
+		return nil, w.conflict(p, rule)
+	}
+	return &p.end, nil
+}
+
+// pred makes st know that p finished, if it did not; it reports whether
+// st changed.
+func (w *walk) pred(p *event, st *state, rule Rule) (bool, error) {
+	if p.finished() && st.t.Covers(p.endEpoch()) {
+		return false, nil
+	}
+	f, err := w.finish(p, rule)
+	if f == nil || err != nil {
+		return false, err
+	}
+	if st.t.Covers(p.endEpoch()) {
+		return false, nil
+	}
+	st.join(f)
+	w.preds = append(w.preds, p)
+	w.e.stats.PredsJoined++
+	return true, nil
+}
+
+// conflict describes a predecessor p of the walk's event that has not
+// finished although the event starts now.
+func (w *walk) conflict(p *event, rule Rule) error {
+	e := w.e
+	top := w
+	for top.outer != nil {
+		top = top.outer
+	}
+	how := "still pending"
+	if p.status == evRunning {
+		how = "still running"
+	}
+	detail := fmt.Sprintf("event %s began while event %s (sent at line %d) was %s, but rule %s orders %s before %s",
+		e.name(top.target.id), e.name(p.id), p.sendLine, how, rule, e.name(p.id), e.name(w.target.id))
+	for x := w; x.outer != nil; x = x.outer {
+		detail += fmt.Sprintf(", a removed event ordered before %s", e.name(x.outer.target.id))
+	}
+	return &ConflictError{
+		File: e.file, Line: e.line, Rule: rule,
+		First: e.name(p.id), FirstLine: p.sendLine, Second: e.name(top.target.id),
+		Detail: detail,
+	}
+}
+
+// priority joins into st the PRIORITY predecessors of the walk's event:
+// the events sent to its queue before it (as far as snap, its send, knows)
+// that Table 3.1 runs first. For each chain in the AsyncClock of its queue
+// it walks that chain's async-before list back from the last send snap
+// knows, stopping as soon as every earlier entry is accounted for.
+func (w *walk) priority(snap, st *state) error {
+	ev := w.target
+	need := predCats[ev.cat]
+	if need == 0 {
+		return nil
+	}
+	lo, hi := snap.ac.rangeOf(ev.q.idx)
+	for _, k := range snap.ac[lo:hi] {
+		l := w.e.lists[k]
+		if l == nil {
+			continue
+		}
+		if err := w.walkList(l, snap.t.Get(Chain(uint32(k))), need, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *walk) walkList(l *sendList, v Clock, open uint8, st *state) error {
+	ev := w.target
+	for i := l.search(v); i >= 0 && open != 0; i-- {
+		p := &l.entries[i]
+		w.e.stats.WalkSteps++
+		if p.ev != ev && open&p.cat.bit() != 0 {
+			switch {
+			case !priority(p.cat, p.time, ev.cat, ev.time):
+				if p.cat.timed() && p.minUpto > ev.time {
+					open &^= p.cat.bit() // no earlier entry of its category is early enough
+				}
+			case p.cat.timed():
+				if w.mode == final && (p.ev.status == evPending || p.ev.status == evRunning) {
+					// p never finished, so nothing follows from it: the
+					// earlier entries it would stand for, and those its
+					// send knew (Table 3.1 is transitive), precede ev
+					// directly.
+					if err := w.through(p.ev, st); err != nil {
+						return err
+					}
+					break
+				}
+				if _, err := w.pred(p.ev, st, Priority); err != nil {
+					return err
+				}
+				open &^= closedBy(p, ev)
+			default:
+				if err := w.atFrontList(l, i, st); err != nil {
+					return err
+				}
+				open &^= p.cat.bit()
+			}
+		}
+		open &= p.seenBefore
+	}
+	return nil
+}
+
+// atFrontList joins into st the ends of all entries of l up to index i of
+// the at-front category of entry i: each precedes the walk's event. The
+// joins are cached per entry (thesis §4.3.2: "caching the join of the
+// logical times of all AtFront events sent along a chain").
+func (w *walk) atFrontList(l *sendList, i int, st *state) error {
+	c := l.entries[i].cat
+	k := i
+	for ; k >= 0; k-- {
+		if x := &l.entries[k]; x.cat == c && x.ev.afJoin != nil {
+			break
+		}
+	}
+	var acc state
+	if k >= 0 {
+		acc = *l.entries[k].ev.afJoin
+	}
+	cache := true
+	for m := k + 1; m <= i; m++ {
+		p := l.entries[m].ev
+		if l.entries[m].cat != c || p.absorbed {
+			continue
+		}
+		f, err := w.finish(p, Priority)
+		if err != nil {
+			return err
+		}
+		if f == nil {
+			cache = false
+			continue
+		}
+		acc.join(f)
+		if cache {
+			s := acc
+			p.afJoin = &s
+		}
+	}
+	if !acc.t.Leq(st.t) {
+		st.join(&acc)
+		w.e.stats.PredsJoined++
+	}
+	return nil
+}
+
+// fixpoint applies ATFRONT and (on a looper thread th) ATOMIC until
+// neither adds anything: each may make the other apply.
+func (w *walk) fixpoint(th *thread, st *state) error {
+	for {
+		changed, err := w.atFront(st)
+		if err != nil {
+			return err
+		}
+		if th != nil && th.kind == traces.Looper {
+			c, err := w.atomic(th, st)
+			if err != nil {
+				return err
+			}
+			changed = changed || c
+		}
+		if !changed {
+			return nil
+		}
+	}
+}
+
+// atFront applies ATFRONT: an event F sent at front to the same queue
+// after the walk's event was sent (send(E) ≺ send(F)) and known at its
+// start (send(F) ≺ begin(E)) precedes it.
+func (w *walk) atFront(st *state) (bool, error) {
+	ev := w.target
+	af := ev.q.af
+	i := sort.Search(len(af), func(i int) bool { return af[i].sendSeq > ev.sendSeq })
+	changed := false
+	for ; i < len(af); i++ {
+		f := af[i]
+		if f == ev || f.absorbed || !f.sendTime.Covers(ev.sendEpoch) || !st.t.Covers(f.sendEpoch) {
+			continue
+		}
+		c, err := w.pred(f, st, AtFront)
+		if err != nil {
+			return false, err
+		}
+		changed = changed || c
+	}
+	return changed, nil
+}
+
+// atomic applies ATOMIC for an op of the walk's event on looper th: every
+// other event of th whose begin st knows has ended. The events of th
+// whose begin a time knows but not their end are read off its clock: for
+// a chain of th, the event whose interval holds the clock (the
+// generalized AsyncClock of thesis §4.3.2, kept implicitly).
+func (w *walk) atomic(th *thread, st *state) (bool, error) {
+	e := w.e
+	changed := false
+	for {
+		found := e.atomicScratch[:0]
+		visit := func(ep Epoch) {
+			ch := &e.chains[ep.Chain()]
+			if ch.owner != th || ch.own || len(ch.intervals) == 0 {
+				return
+			}
+			k := ep.Clock()
+			j := sort.Search(len(ch.intervals), func(j int) bool { return ch.intervals[j].begin > k }) - 1
+			if j >= 0 && k < ch.intervals[j].end && ch.intervals[j].ev != w.target {
+				found = append(found, ch.intervals[j].ev)
+			}
+		}
+		for _, ep := range st.t.vc {
+			visit(ep)
+		}
+		if st.t.top != 0 {
+			visit(st.t.top)
+		}
+		e.atomicScratch = found[:0]
+		added := false
+		for _, p := range found {
+			c, err := w.pred(p, st, Atomic)
+			if err != nil {
+				return changed, err
+			}
+			added = added || c
+		}
+		if !added {
+			return changed, nil
+		}
+		changed = true
+	}
+}
+
+// ipc applies the binder rules at the begin of the walk's event on binder
+// thread th: IPCHANDLE (events th ran before, sent before it from the same
+// process, the earlier sync or this one async) and IPCASYNC (the last
+// async event from the same sending task th ran).
+func (w *walk) ipc(th *thread, st *state) error {
+	ev := w.target
+	for _, async := range [2]bool{false, true} {
+		if async && !ev.async() {
+			continue
+		}
+		l := th.binder[binderKey(ev.q.idx, ev.proc(), async)]
+		if l == nil {
+			continue
+		}
+		// An entry is needed unless a later one, sent before ev too, was
+		// sent after it: then it precedes that one.
+		m := int64(-1)
+		for i := len(l.entries) - 1; i >= 0; i-- {
+			x := l.entries[i]
+			if x.seq < ev.sendSeq && x.seq > m {
+				m = x.seq
+				if _, err := w.pred(x.ev, st, IPCHandle); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if !ev.async() || ev.sender == traces.NoSym {
+		return nil
+	}
+	if th.ipcAsync == nil {
+		th.ipcAsync = make(map[ipcKey]ipcLast)
+	}
+	k := ipcKey{ev.q.idx, ev.sender}
+	last, ok := th.ipcAsync[k]
+	if ok {
+		if last.seq > ev.sendSeq {
+			e := w.e
+			return &ConflictError{
+				File: e.file, Line: e.line, Rule: IPCAsync,
+				First: e.name(ev.id), FirstLine: ev.sendLine, Second: e.name(last.ev.id),
+				Detail: fmt.Sprintf("event %s began on binder thread %s after event %s (begun at line %d), but rule IPCASYNC orders %s first: both are async, sent by task %s, %s first (line %d)",
+					e.name(ev.id), e.name(th.id), e.name(last.ev.id), last.ev.beginLine, e.name(ev.id),
+					e.name(ev.sender), e.name(ev.id), ev.sendLine),
+			}
+		}
+		if _, err := w.pred(last.ev, st, IPCAsync); err != nil {
+			return err
+		}
+		w.e.release(last.ev)
+	}
+	th.ipcAsync[k] = ipcLast{seq: ev.sendSeq, ev: ev}
+	ev.refs++
+	return nil
+}
