@@ -39,7 +39,14 @@ func (r Race) Involves(a, b string) bool {
 
 // all is the list of apps, sorted by name.
 var all = []*App{
+	aardDict,
+	barcodeScanner,
+	connectBot,
+	eventRacer,
+	firefox,
 	myTracks,
+	tomdroid,
+	vlcPlayer,
 }
 
 // All returns the apps, sorted by name. The slice is shared: do not
