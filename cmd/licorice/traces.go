@@ -26,6 +26,7 @@ content; "-" reads standard input.`,
 		newTracesStatCmd(),
 		newTracesValidateCmd(),
 	)
+	cmd.AddCommand(newTracesImportCmd())
 	return cmd
 }
 

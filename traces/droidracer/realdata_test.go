@@ -162,6 +162,21 @@ func TestImportRealLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden(t, rl.app+".summary.golden", text.Bytes())
+
+			// What "licorice traces stat" says of the imported trace.
+			r, err = traces.NewReader(bytes.NewReader(trace), traces.WithName(rl.app+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			stat, err := traces.Summarize(context.Background(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text.Reset()
+			if err := stat.WriteText(&text); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, rl.app+".stat.golden", text.Bytes())
 			golden(t, rl.app+".races.golden", dumpReport(l.Report))
 		})
 	}
