@@ -73,6 +73,10 @@
 //   - x != null: (2/3)^n, by the same prior; but 0 if the handler
 //     dereferenced x in every sample (the trace's deref flag): the program
 //     itself says it needs x non-null, or it would have crashed.
+//   - x == null and x != null are not reported for a pointer the code
+//     tested for null (the trace's branch ops) in every sample: a handler
+//     that checks `if (p != null)` copes with both, so neither is its
+//     precondition (thesis §5.6.4's control-flow false alarms).
 //   - x == a: (1/2)^n, and x in {a, b, c} with k values: (k/(k+1))^n. If
 //     x could take one more value, as likely as each seen, n samples would
 //     all have missed it with that probability. Booleans make this exact.

@@ -109,12 +109,13 @@ func summaryConditions(s *Summary, cond func(builtin) *Condition) []*Condition {
 		return nil
 	}
 	var out []*Condition
-	if s.Null == n {
+	guarded := s.Guard == n // the code tests it for null every time: it copes with both
+	if s.Null == n && !guarded {
 		c := cond(bNull)
 		c.Chance = pow(1.0/3, n)
 		out = append(out, c)
 	}
-	if s.Null == 0 && s.Ref+s.String == n {
+	if s.Null == 0 && s.Ref+s.String == n && !guarded {
 		c := cond(bNonNull)
 		c.Chance = pow(2.0/3, n)
 		if s.Deref == n {

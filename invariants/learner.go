@@ -9,12 +9,14 @@ import (
 
 // Var is one datum of a sample: its name, its value, its abstract type
 // (data of equal Group are compared with each other; data of different
-// groups never are) and whether the sample dereferenced it.
+// groups never are), whether the sample dereferenced it, and whether the
+// sample tested it for null (a guard: the code copes with both).
 type Var struct {
-	Name  string
-	Val   Value
-	Group int32
-	Deref bool
+	Name    string
+	Val     Value
+	Group   int32
+	Deref   bool
+	Guarded bool
 }
 
 // VarState is what a learner keeps about one datum.
@@ -107,7 +109,7 @@ func (s *UserState) add(u *UserTemplate, x, y Value) {
 	if s.Vals == nil {
 		s.Vals = new(Summary)
 	}
-	s.Vals.Add(v, false)
+	s.Vals.Add(v)
 }
 
 func (s *UserState) merge(u *UserTemplate, o *UserState) {
@@ -158,7 +160,7 @@ func (l *Learner) Add(vars []Var) {
 			vs = &VarState{}
 			l.vars[v.Name] = vs
 		}
-		vs.Add(v.Val, v.Deref)
+		vs.add(v.Val, v.Deref, v.Guarded)
 		for _, t := range l.cat.unary {
 			if _, ok := t.user.opType(v.Val, Value{}, 1); ok {
 				userState(&vs.User, t.Name).add(t.user, v.Val, Value{})

@@ -29,6 +29,7 @@ type Summary struct {
 	NaN    int64 `json:"nan,omitempty"`    // float NaNs
 	Zero   int64 `json:"zero,omitempty"`   // numbers equal to 0
 	Deref  int64 `json:"deref,omitempty"`  // samples in which the pointer was dereferenced
+	Guard  int64 `json:"guard,omitempty"`  // samples in which the pointer was tested for null
 
 	// Min and Max are the extreme numbers (NaN aside), MinN and MaxN how
 	// many samples hit them.
@@ -42,15 +43,21 @@ type Summary struct {
 	Small []Value `json:"small,omitempty"`
 }
 
-// Add records one value; deref says the datum was dereferenced in this
-// sample. An Absent value is no sample.
-func (s *Summary) Add(v Value, deref bool) {
+// Add records one value. An Absent value is no sample.
+func (s *Summary) Add(v Value) { s.add(v, false, false) }
+
+// add records one value; deref says the datum was dereferenced in this
+// sample, guarded that it was tested for null.
+func (s *Summary) add(v Value, deref, guarded bool) {
 	if v.kind == Absent {
 		return
 	}
 	s.N++
 	if deref {
 		s.Deref++
+	}
+	if guarded {
+		s.Guard++
 	}
 	switch v.kind {
 	case Null:
@@ -130,6 +137,7 @@ func (s *Summary) Merge(o *Summary) {
 	s.NaN += o.NaN
 	s.Zero += o.Zero
 	s.Deref += o.Deref
+	s.Guard += o.Guard
 	if o.MinN > 0 {
 		s.addBounds(o.Min, o.MinN, o.Max, o.MaxN)
 	}

@@ -43,6 +43,9 @@ func TestBuiltinTemplates(t *testing.T) {
 		{"nonnull/chance", repeat(11, func(i int) []Var { return sample("p", ref(uint64(i+1))) }), "", "p != null"},
 		{"nonnull/deref", repeat(1, deref), "p != null", ""},
 		{"nonnull/falsified", append(repeat(30, deref), sample("p", nil)), "", "p != null"},
+		{"nonnull/guarded", repeat(30, func(i int) []Var { return []Var{{Name: "p", Val: ref(uint64(i + 1)), Deref: true, Guarded: true}} }), "", "p != null"},
+		{"nonnull/sometimes-guarded", append(repeat(30, deref), []Var{{Name: "p", Val: ref(1), Guarded: true}}), "p != null", ""},
+		{"null/guarded", repeat(30, func(int) []Var { return []Var{{Name: "p", Val: NullValue(), Guarded: true}} }), "", "p == null"},
 		{"nonnull/string", repeat(12, one("s", func(i int) any { return fmt.Sprint("v", i) })), "s != null", ""},
 		// const: (1/2)^n from n = 7.
 		{"const/int", repeat(7, one("x", cycle(42))), "x == 42", ""},
