@@ -220,6 +220,7 @@ func (s *sink) tap() {
 	s.bg.PostDelayed(s.work, 2*time.Millisecond)
 	s.bg.PostAtTime(s.work, s.rt.Now()+3*time.Millisecond)
 	s.rt.Main().PostAsync(s.paint, time.Millisecond)
+	s.rt.Call(s.paint)
 }
 
 func (s *sink) work() {

@@ -36,6 +36,14 @@ func (rt *Runtime) Go(name string, fn func()) *Thread {
 	return &Thread{t: child}
 }
 
+// Call calls fn as a nested handler named after it: a framework method
+// dispatching to an app callback (performTraversals calling onLayout).
+func (rt *Runtime) Call(fn func()) {
+	t := rt.running("Call")
+	name, src := rt.names.handler(fn)
+	t.callHandler(name, src, fn)
+}
+
 // Join waits until the thread has ended (Thread.join).
 func (th *Thread) Join() {
 	rt := th.t.rt

@@ -127,7 +127,7 @@ func (v *terminalView) requestLayout() {
 func (v *terminalView) performTraversals() {
 	v.layoutPending = false
 	v.Runtime().Main().RemoveSyncBarrier(v.barrier)
-	v.onLayout()
+	v.Runtime().Call(v.onLayout)
 }
 
 // onLayout resizes the terminal to the view (Fig. 3.5).
