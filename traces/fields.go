@@ -10,8 +10,9 @@ import (
 
 // checkFields says why op cannot be written in the text form, or "" if it
 // can: the decoders' rules for single fields, applied to an Op. Writers use
-// it so that what they write can be read back, and the binary decoder uses
-// it so that it accepts exactly what the text decoder accepts.
+// it so that what they write can be read back. (The binary decoder makes
+// the same checks as it decodes; FuzzLCT checks that every op it returns
+// passes this one.)
 func checkFields(op *Op) string {
 	if !op.Kind.Valid() {
 		return fmt.Sprintf("unknown op kind %d", op.Kind)

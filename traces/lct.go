@@ -124,8 +124,7 @@ type lctEncoder struct {
 }
 
 func newLCTEncoder(w io.Writer, h *Header, syms *Symbols) (*lctEncoder, error) {
-	zw, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true),
-		zstd.WithWindowSize(zstd.MaxWindowSize))
+	zw, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
 	if err != nil {
 		return nil, err
 	}
@@ -605,12 +604,14 @@ func (d *lctDecoder) symAt(i uint64) Sym {
 }
 
 func (d *lctDecoder) uvarint() uint64 {
-	if d.pos < len(d.raw) {
-		if c := d.raw[d.pos]; c < 0x80 {
-			d.pos++
-			return uint64(c)
-		}
+	if d.pos < len(d.raw) && d.raw[d.pos] < 0x80 {
+		d.pos++
+		return uint64(d.raw[d.pos-1])
 	}
+	return d.uvarintSlow()
+}
+
+func (d *lctDecoder) uvarintSlow() uint64 {
 	v, n := binary.Uvarint(d.raw[d.pos:])
 	if n <= 0 {
 		if n == 0 {
@@ -631,6 +632,7 @@ func (d *lctDecoder) fail(msg string) {
 	d.pos = len(d.raw)
 }
 
+// sym reads a local index and returns its Sym.
 func (d *lctDecoder) sym() Sym { return d.symAt(d.uvarint()) }
 
 // id reads a Sym that must not be NoSym.
@@ -718,6 +720,9 @@ func (d *lctDecoder) decodeOp(op *Op) error {
 		d.prevTask = d.uvarint()
 	}
 	op.Task = d.symAt(d.prevTask)
+	if op.Task == NoSym && op.Kind != Send {
+		d.fail(`missing field "t"`)
+	}
 	switch op.Kind {
 	case ThreadBegin:
 		aux := d.byte1()
@@ -736,6 +741,9 @@ func (d *lctDecoder) decodeOp(op *Op) error {
 			d.fail("bad send flags")
 		}
 		op.SendKind, op.Async, op.External = SendKind(aux&3), aux&4 != 0, aux&8 != 0
+		if op.Task == NoSym && !op.External {
+			d.fail(`missing field "t"`)
+		}
 		op.Queue = d.id()
 		op.Event = d.id()
 		if op.SendKind != AtFront {
@@ -772,7 +780,11 @@ func (d *lctDecoder) decodeOp(op *Op) error {
 		case IntValue:
 			op.Val = Int(unzigzag(d.uvarint()))
 		case FloatValue:
-			op.Val = Float(d.float())
+			f := d.float()
+			if !finite(f) {
+				d.fail(`field "val": not a finite number`)
+			}
+			op.Val = Float(f)
 		case BoolValue:
 			op.Val = Bool(aux&8 != 0)
 		case StringValue:
@@ -784,6 +796,9 @@ func (d *lctDecoder) decodeOp(op *Op) error {
 			d.fail("bad relate flags")
 		}
 		op.Loc.Static, op.Loc2.Static, op.Via = aux&1 != 0, aux&2 != 0, RelateVia(aux>>2)
+		if op.Via != ViaCmp && op.Via != ViaArith {
+			d.fail(fmt.Sprintf(`field "via": invalid relate mode %d`, op.Via))
+		}
 		op.Loc.Obj = d.id()
 		op.Loc.Field = d.id()
 		op.Loc2.Obj = d.id()
@@ -794,6 +809,9 @@ func (d *lctDecoder) decodeOp(op *Op) error {
 			d.fail("bad branch flags")
 		}
 		op.Loc.Static, op.Cond, op.Taken = aux&1 != 0, BranchCond(aux>>1&3), aux&8 != 0
+		if op.Cond == 0 {
+			d.fail(`field "cond": invalid branch condition 0`)
+		}
 		op.Loc.Obj = d.id()
 		op.Loc.Field = d.id()
 		op.PC = unzigzag(d.uvarint())
@@ -801,14 +819,12 @@ func (d *lctDecoder) decodeOp(op *Op) error {
 	}
 	if head&headTS != 0 {
 		op.TS, op.HasTS = d.ts(), true
+		if !finite(op.TS) {
+			d.fail(`field "ts": not a finite number`)
+		}
 	}
 	if head&headSrc != 0 {
 		op.Src = d.id()
-	}
-	if d.bad == "" {
-		if msg := checkFields(op); msg != "" {
-			d.bad = msg
-		}
 	}
 	if d.bad != "" {
 		le := d.corrupt("block %d: %s", d.blocks, d.bad)

@@ -1,0 +1,108 @@
+package traces
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// TestSymbolsAgainstMap checks the interning table against a plain map,
+// through growth and resets.
+func TestSymbolsAgainstMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	syms := NewSymbols()
+	ref := map[string]Sym{}
+	var names []string
+	for round := range 3 {
+		for i := range 20000 {
+			var s string
+			switch rng.IntN(3) {
+			case 0:
+				s = strconv.Itoa(rng.IntN(30000))
+			case 1:
+				s = "o" + strconv.Itoa(i)
+			default:
+				if len(names) > 0 {
+					s = names[rng.IntN(len(names))]
+				}
+			}
+			var y Sym
+			if rng.IntN(2) == 0 {
+				y = syms.Intern(s)
+			} else {
+				y = syms.InternBytes([]byte(s))
+			}
+			if s == "" {
+				if y != NoSym {
+					t.Fatalf("Intern(\"\") = %d", y)
+				}
+				continue
+			}
+			if want, ok := ref[s]; ok {
+				if y != want {
+					t.Fatalf("round %d: Intern(%q) = %d, first %d", round, s, y, want)
+				}
+			} else {
+				if int(y) != len(ref)+1 {
+					t.Fatalf("round %d: new string %q got Sym %d, want %d", round, s, y, len(ref)+1)
+				}
+				ref[s] = y
+				names = append(names, s)
+			}
+			if syms.String(y) != s {
+				t.Fatalf("String(%d) = %q, want %q", y, syms.String(y), s)
+			}
+		}
+		if syms.Len() != len(ref)+1 {
+			t.Fatalf("Len() = %d, want %d", syms.Len(), len(ref)+1)
+		}
+		for s, y := range ref {
+			if got, ok := syms.Lookup(s); !ok || got != y {
+				t.Fatalf("Lookup(%q) = %d, %v; want %d", s, got, ok, y)
+			}
+		}
+		if _, ok := syms.Lookup("not there"); ok {
+			t.Fatal("Lookup of a string never interned succeeded")
+		}
+		gen := syms.Generation()
+		syms.Reset()
+		if syms.Generation() != gen+1 || syms.Len() != 1 {
+			t.Fatalf("after Reset: generation %d, Len %d", syms.Generation(), syms.Len())
+		}
+		for s := range ref {
+			if _, ok := syms.Lookup(s); ok {
+				t.Fatalf("Lookup(%q) succeeded after Reset", s)
+			}
+		}
+		clear(ref)
+		names = names[:0]
+	}
+}
+
+func BenchmarkIntern(b *testing.B) {
+	keys := make([][]byte, 1<<17)
+	for i := range keys {
+		keys[i] = []byte("com.example.Object#" + strconv.Itoa(i))
+	}
+	b.Run("new", func(b *testing.B) {
+		for b.Loop() {
+			syms := NewSymbols()
+			for _, k := range keys {
+				syms.InternBytes(k)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/string")
+	})
+	b.Run("known", func(b *testing.B) {
+		syms := NewSymbols()
+		for _, k := range keys {
+			syms.InternBytes(k)
+		}
+		for b.Loop() {
+			for _, k := range keys {
+				syms.InternBytes(k)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/string")
+	})
+}
