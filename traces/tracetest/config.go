@@ -13,7 +13,9 @@ type Config struct {
 	// Size. Once Events events have been sent, or about Ops operations
 	// emitted, nothing new is sent or forked: running tasks finish, queued
 	// events run (some may stay pending), some threads end, and the trace
-	// ends. Zero means no limit; if both are zero, nothing is sent.
+	// ends. Zero means no limit; if both are zero, nothing is sent. A
+	// trace sized by Events alone also winds down at about four times its
+	// expected number of operations, in case it rarely sends.
 	Events int
 	Ops    int
 

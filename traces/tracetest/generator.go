@@ -327,10 +327,20 @@ func (g *Generator) updateStopping() {
 	switch {
 	case cfg.Events == 0 && cfg.Ops == 0,
 		cfg.Events > 0 && g.sent >= cfg.Events,
-		cfg.Ops > 0 && g.emitted+g.drainEstimate() >= int64(cfg.Ops):
+		cfg.Ops > 0 && g.emitted+g.drainEstimate() >= int64(cfg.Ops),
+		cfg.Ops == 0 && g.emitted >= g.opsCap():
 		g.stopping = true
 		g.envAt = -1
 	}
+}
+
+// opsCap is the size in ops at which a trace sized by events winds down
+// even if it has not sent that many events: about four times the
+// expected size. Only a program that rarely sends (and whose threads are
+// never all idle, so that main's idle handler never posts) reaches it.
+func (g *Generator) opsCap() int64 {
+	cfg := &g.cfg
+	return int64(cfg.Events) * int64(4*(3*cfg.EventActions+cfg.WorkerActions+16))
 }
 
 // drainEstimate guesses how many operations the events already sent will

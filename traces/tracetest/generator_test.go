@@ -260,6 +260,40 @@ func TestRecycleSymbols(t *testing.T) {
 	}
 }
 
+// TestWriteForms streams a trace in every form, emptying the symbol table
+// often, and reads it back: it is the trace Generate makes.
+func TestWriteForms(t *testing.T) {
+	cfg := Android(1000, 9)
+	want := encode(t, Generate(cfg))
+	for _, f := range []traces.Format{traces.JSONL, traces.JSONLZstd, traces.LCT} {
+		t.Run(f.String(), func(t *testing.T) {
+			var b bytes.Buffer
+			if _, err := write(context.Background(), &b, f, cfg, 100); err != nil {
+				t.Fatal(err)
+			}
+			r, err := traces.NewReader(&b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := traces.AppendCanonicalHeader(nil, r.Header())
+			var op traces.Op
+			for {
+				err := r.Next(&op)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = traces.AppendCanonical(got, &op, r.Symbols())
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%v reads back as another trace", f)
+			}
+		})
+	}
+}
+
 func TestSize(t *testing.T) {
 	for _, events := range []int{1, 10, 500} {
 		tr := Generate(Android(events, 1))

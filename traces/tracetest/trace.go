@@ -48,8 +48,12 @@ const symbolLimit = 1 << 16
 // memory whatever its size, and returns the number of operations written.
 // It stops early with ctx's error if ctx is done.
 func Write(ctx context.Context, w io.Writer, f traces.Format, cfg Config) (int64, error) {
+	return write(ctx, w, f, cfg, symbolLimit)
+}
+
+func write(ctx context.Context, w io.Writer, f traces.Format, cfg Config, limit int) (int64, error) {
 	g := NewGenerator(cfg)
-	g.RecycleSymbols(symbolLimit)
+	g.RecycleSymbols(limit)
 	tw, err := traces.NewWriter(w, f, g.Header(), g.Symbols())
 	if err != nil {
 		return 0, err
