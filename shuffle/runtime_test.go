@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -619,5 +620,27 @@ func TestCheckModelCatches(t *testing.T) {
 		if err := checkModel(r); err == nil {
 			t.Errorf("%s: checkModel found nothing wrong", tt.name)
 		}
+	}
+}
+
+// TestNoGoroutineLeak checks that a run ends every goroutine it started,
+// also after a crash.
+func TestNoGoroutineLeak(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for seed := range int64(5) {
+		record(t, runSink, Options{Seed: seed, Actions: 20, Shuffle: true})
+	}
+	record(t, func(rt *Runtime) {
+		c := New(rt, &crasher{rt: rt})
+		c.lock = NewMutex(c)
+		rt.Go("w", func() { rt.Sleep(time.Hour) })
+		rt.Main().Post(c.boom)
+	}, Options{Seed: 1})
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines before the runs, %d after", before, n)
 	}
 }
