@@ -49,6 +49,7 @@ func Read(ctx context.Context, r io.Reader, name string) (*Log, error) {
 	}
 	l := &Log{Name: name}
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	l.records = make([]record, 0, len(lines))
 	for i, s := range lines {
 		n := i + 1
 		if n%4096 == 0 {
