@@ -111,7 +111,8 @@
 // hides the bounds; a range hides its one-sided halves; bounds that leave
 // 0 out hide x != 0; two data with one value each hide every condition
 // between them; bounds hide the orderings they imply (x <= 3 and y >= 5
-// hide x < y, x <= y and x != y); x == null and y != null hide x != y;
+// hide x < y, x <= y and x != y); y == x + b hides x < y (b > 0) and
+// x != y; x == null and y != null hide x != y;
 // x == y hides the other relations between x and y; in a class of equal
 // data only the equalities with the smallest name (the leader) are kept,
 // and a condition on a member is dropped when the same condition holds on

@@ -20,6 +20,8 @@ type facts struct {
 	leader  map[string]string
 	// twoSided has template|data of every two-sided user bounds condition.
 	twoSided map[string]bool
+	// shift has x\x00y -> sign of b for every y == x + b.
+	shift map[string]int
 }
 
 // key identifies a condition: template, data and constants.
@@ -30,7 +32,7 @@ func gather(cs []*Condition) *facts {
 		fixed: map[string]bool{}, strong: map[string]bool{}, ranged: map[string]bool{},
 		null: map[string]bool{}, nonnull: map[string]bool{}, konst: map[string]Value{},
 		lo: map[string]Value{}, hi: map[string]Value{}, have: map[string]bool{}, leader: map[string]string{},
-		twoSided: map[string]bool{},
+		twoSided: map[string]bool{}, shift: map[string]int{},
 	}
 	for _, c := range cs {
 		f.have[key(c)] = true
@@ -56,6 +58,14 @@ func gather(cs []*Condition) *facts {
 		case bRange:
 			f.ranged[x] = true
 			f.tighten(x, c.A, c.B)
+		case bLinear:
+			if c.A.Float() == 1 && c.B.Float() != 0 {
+				sign := 1
+				if c.B.Float() < 0 {
+					sign = -1
+				}
+				f.shift[x+"\x00"+c.Vars[1]] = sign
+			}
 		case bLower:
 			f.tighten(x, c.A, Value{})
 		case bUpper:
@@ -212,18 +222,14 @@ func (f *facts) implied(c *Condition) bool {
 		return f.have[key(&Condition{Template: builtinEq, Vars: pair(lx, x)})] &&
 			f.have[key(&Condition{Template: builtinEq, Vars: pair(lx, y)})]
 	case bNe:
-		if f.below(x, y, false) || f.below(y, x, false) {
+		if f.below(x, y, false) || f.below(y, x, false) || f.shifted(x, y) != 0 {
 			return true
 		}
 		if f.null[x] && f.nonnull[y] || f.nonnull[x] && f.null[y] {
 			return true
 		}
-	case bLt:
-		if f.below(x, y, false) {
-			return true
-		}
-	case bLe:
-		if f.below(x, y, true) {
+	case bLt, bLe:
+		if f.below(x, y, c.Template.builtin == bLe) || f.shifted(x, y) > 0 {
 			return true
 		}
 	case bDivides:
@@ -251,6 +257,20 @@ func (f *facts) implied(c *Condition) bool {
 		return true // x == y says more
 	}
 	return f.sameAsLeader(c)
+}
+
+// shifted tells whether a reported linear condition makes one datum the
+// other plus a constant: +1 if y == x + b with b > 0 (so x < y), -1 if
+// b < 0, 0 otherwise.
+func (f *facts) shifted(x, y string) int {
+	b, ok := f.shift[x+"\x00"+y]
+	if ok {
+		return b
+	}
+	if b, ok := f.shift[y+"\x00"+x]; ok {
+		return -b
+	}
+	return 0
 }
 
 // excludesZero reports whether x's bounds leave 0 out.

@@ -19,6 +19,8 @@ func TestSuppression(t *testing.T) {
 		{"two constants hide their relations", func(int) []Var { return sample("x", 1, "y", 2) }, []string{"x == 1", "y == 2"}},
 		{"bounds hide the ordering they imply", func(i int) []Var { return sample("x", i%5, "y", 10+i%5) },
 			[]string{"0 <= x <= 4", "10 <= y <= 14", "y == x + 10"}},
+		{"a shift hides the ordering", func(i int) []Var { return sample("x", i*i, "y", i*i-3) },
+			[]string{"y == x - 3"}},
 		{"null and nonnull hide !=", func(i int) []Var {
 			return []Var{{Name: "p", Val: NullValue()}, {Name: "q", Val: ref(uint64(i + 1)), Deref: true}}
 		}, []string{"p == null", "q != null"}},
