@@ -1,0 +1,252 @@
+package learn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/licorice-dev/licorice/invariants"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// Options configure a learning run.
+type Options struct {
+	// Catalog is the templates to try (nil: the built-ins).
+	Catalog *invariants.Catalog
+	// Limit is the largest chance a reported condition may have
+	// (invariants.DefaultLimit if 0).
+	Limit float64
+	// MinSupport is the fewest samples a reported condition needs
+	// (invariants.DefaultMinSupport if 0).
+	MinSupport int64
+	// Workers is how many traces are read at once (GOMAXPROCS if 0).
+	Workers int
+	// Progress, if set, is called after each trace with the number done;
+	// it may be called from several goroutines.
+	Progress func(done int)
+	// KeepSamples keeps every sample in the result, for the Daikon export.
+	// Memory then grows with the number of samples.
+	KeepSamples bool
+}
+
+func (o Options) params() Params {
+	p := Params{Limit: o.Limit, MinSupport: o.MinSupport}
+	if p.Limit == 0 {
+		p.Limit = invariants.DefaultLimit
+	}
+	if p.MinSupport == 0 {
+		p.MinSupport = invariants.DefaultMinSupport
+	}
+	return p
+}
+
+// Result is what a learning run produced.
+type Result struct {
+	Spec    *Spec
+	Traces  int    // traces learned from
+	Skipped []Skip // traces that are not correct executions
+	Samples int64  // handler invocations learned from
+	// Kept holds, per trace learned from (in input order), its samples,
+	// when Options.KeepSamples is set.
+	Kept []TraceSamples
+}
+
+// Skip is a training trace left out because it has an error op.
+type Skip struct {
+	Path string
+	Line int    // the line of the error op
+	Msg  string // its message
+}
+
+// TraceSamples are the samples of one trace, in trace order.
+type TraceSamples struct {
+	Path    string
+	Samples []Sample
+}
+
+// Sample is one handler invocation as the learner saw it.
+type Sample struct {
+	Handler string
+	Vars    []invariants.Var
+}
+
+// Learn learns a spec from training traces, reading several at once. A
+// trace with an error op is not a correct execution: it is skipped, and
+// the result says so. An invalid trace (or one that cannot be read) stops
+// the run with its error.
+func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("learn: no training traces")
+	}
+	if opts.Catalog == nil {
+		opts.Catalog = invariants.Builtins()
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(paths))
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	outcomes := make([]traceOutcome, len(paths))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	ws := make([]*worker, workers)
+	for i := range ws {
+		ws[i] = newWorker(opts.Catalog, opts.KeepSamples)
+		wg.Add(1)
+		go func(w *worker) {
+			defer wg.Done()
+			for i := range jobs {
+				outcomes[i] = w.trace(ctx, paths[i])
+				if outcomes[i].err != nil {
+					cancel()
+				}
+				mu.Lock()
+				done++
+				n := done
+				mu.Unlock()
+				if opts.Progress != nil {
+					opts.Progress(n)
+				}
+			}
+		}(ws[i])
+	}
+	for i := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	// The first failing trace in input order, so the error does not
+	// depend on scheduling; a cancellation caused by it is not the error.
+	for _, o := range outcomes {
+		if o.err != nil && !errors.Is(o.err, context.Canceled) {
+			return nil, o.err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	res := &Result{}
+	all := make(map[string]*handlerState)
+	for _, w := range ws {
+		for name, h := range w.handlers {
+			if a := all[name]; a != nil {
+				a.learner.Merge(h.learner)
+				a.traces += h.traces
+			} else {
+				all[name] = h
+			}
+		}
+	}
+	for i, o := range outcomes {
+		switch {
+		case o.skip != nil:
+			res.Skipped = append(res.Skipped, *o.skip)
+		default:
+			res.Traces++
+			res.Samples += o.samples
+			if opts.KeepSamples {
+				res.Kept = append(res.Kept, TraceSamples{Path: paths[i], Samples: o.kept})
+			}
+		}
+	}
+	res.Spec = newSpec(opts.Catalog, opts.params(), res.Traces, all)
+	return res, nil
+}
+
+type handlerState struct {
+	learner *invariants.Learner
+	traces  int // traces with at least one sample
+}
+
+type traceOutcome struct {
+	err     error
+	skip    *Skip
+	samples int64
+	kept    []Sample
+}
+
+// worker learns from one trace at a time, into its own handler states.
+type worker struct {
+	cat      *invariants.Catalog
+	syms     *traces.Symbols
+	names    *Names
+	keep     bool
+	handlers map[string]*handlerState
+	vars     []invariants.Var
+}
+
+func newWorker(cat *invariants.Catalog, keep bool) *worker {
+	syms := traces.NewSymbols()
+	return &worker{cat: cat, syms: syms, names: NewNames(syms), keep: keep, handlers: make(map[string]*handlerState)}
+}
+
+func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
+	r, err := traces.Open(path, traces.WithSymbols(w.syms))
+	if err != nil {
+		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
+	}
+	defer r.Close()
+	s := NewSampler(w.syms)
+	local := make(map[string]*invariants.Learner)
+	var op traces.Op
+	for n := 0; ; n++ {
+		if n&4095 == 0 && ctx.Err() != nil {
+			return traceOutcome{err: ctx.Err()}
+		}
+		err := r.Next(&op)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return traceOutcome{err: fmt.Errorf("learn: %w", err)}
+		}
+		if op.Kind == traces.Error {
+			return traceOutcome{skip: &Skip{Path: path, Line: r.Line(), Msg: w.syms.String(op.Name)}}
+		}
+		inv := s.Step(&op)
+		if inv == nil {
+			continue
+		}
+		handler := w.syms.String(inv.Handler)
+		l := local[handler]
+		if l == nil {
+			l = invariants.NewLearner(w.cat)
+			local[handler] = l
+		}
+		w.vars = w.vars[:0]
+		for _, b := range inv.Bindings {
+			w.vars = append(w.vars, invariants.Var{
+				Name: w.names.String(b.Name), Val: invariants.FromTrace(b.Val, w.syms), Group: b.Group,
+				Deref: b.Deref, Guarded: b.Guarded,
+			})
+		}
+		l.Add(w.vars)
+		out.samples++
+		if w.keep {
+			out.kept = append(out.kept, Sample{Handler: handler, Vars: append([]invariants.Var(nil), w.vars...)})
+		}
+	}
+	// A correct execution: its samples count.
+	for handler, l := range local {
+		h := w.handlers[handler]
+		if h == nil {
+			h = &handlerState{learner: invariants.NewLearner(w.cat)}
+			w.handlers[handler] = h
+		}
+		h.learner.Merge(l)
+		h.traces++
+	}
+	return out
+}

@@ -1,0 +1,397 @@
+package learn
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/licorice-dev/licorice/invariants"
+	"github.com/licorice-dev/licorice/shuffle"
+	"github.com/licorice-dev/licorice/shuffle/apps"
+	"github.com/licorice-dev/licorice/traces"
+	"github.com/licorice-dev/licorice/traces/tracetest"
+)
+
+// generated writes n tracetest traces (seeds from seed) to a temporary
+// directory and returns their paths.
+func generated(t testing.TB, n int, seed int64) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for i := range n {
+		tr := tracetest.Generate(tracetest.Small(seed + int64(i)))
+		path := filepath.Join(dir, fmt.Sprintf("gen-%03d.jsonl", i))
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Encode(f, traces.JSONL); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	return paths
+}
+
+// recorded records runs of an app (correct and crashed ones) and returns
+// the trace paths; recordings are shared by the tests of one run.
+func recorded(t testing.TB, app string, runs, actions int) []string {
+	t.Helper()
+	key := fmt.Sprintf("%s/%d/%d", app, runs, actions)
+	recMu.Lock()
+	defer recMu.Unlock()
+	if paths, ok := recordings[key]; ok {
+		return paths
+	}
+	a, ok := apps.Lookup(app)
+	if !ok {
+		t.Fatalf("no app %s", app)
+	}
+	dir, err := os.MkdirTemp("", "learn-"+app+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recDirs = append(recDirs, dir)
+	b := shuffle.Batch{App: app, Main: a.Main, Dir: dir, Runs: runs, Actions: actions, Shuffled: 0.5, Seed: 1, Format: traces.LCT, NoSource: true}
+	sums, err := b.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, s := range sums {
+		paths = append(paths, s.File)
+	}
+	recordings[key] = paths
+	return paths
+}
+
+var (
+	recMu      sync.Mutex
+	recordings = map[string][]string{}
+	recDirs    []string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range recDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}
+
+func learnSpec(t testing.TB, paths []string, opts Options) *Spec {
+	t.Helper()
+	res, err := Learn(context.Background(), paths, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Spec
+}
+
+func encode(t testing.TB, sp *Spec) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := sp.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// reparse sends a spec through its file form.
+func reparse(t testing.TB, sp *Spec) *Spec {
+	t.Helper()
+	out, err := ParseSpec("spec.json", encode(t, sp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestMergeEqualsLearningOnAll: learning on shards and merging (through
+// the spec files) gives the spec of learning on all traces, byte for byte,
+// on random splits of generated and of app traces.
+func TestMergeEqualsLearningOnAll(t *testing.T) {
+	cat := testCatalog(t)
+	corpora := map[string][]string{
+		"generated": generated(t, 8, 100),
+		"mytracks":  recorded(t, "mytracks", 10, 150),
+	}
+	splits := 4
+	if testing.Short() {
+		splits = 2
+	}
+	for name, paths := range corpora {
+		t.Run(name, func(t *testing.T) {
+			opts := Options{Catalog: cat, MinSupport: 1}
+			want := encode(t, learnSpec(t, paths, opts))
+			r := rand.New(rand.NewPCG(uint64(len(paths)), 9))
+			for split := range splits {
+				k := 2 + split%2
+				shards := make([][]string, k)
+				for i, j := range r.Perm(len(paths)) {
+					shards[i%k] = append(shards[i%k], paths[j])
+				}
+				var specs []*Spec
+				for _, sh := range shards {
+					specs = append(specs, reparse(t, learnSpec(t, sh, opts)))
+				}
+				merged, err := Merge(specs...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := encode(t, merged); !bytes.Equal(got, want) {
+					t.Fatalf("split %d into %d shards: merged spec differs from learning on all\n%s", split, k, firstDiff(got, want))
+				}
+			}
+		})
+	}
+}
+
+// testCatalog has a user template of each arity, so that merging covers
+// user state too.
+func testCatalog(t testing.TB) *invariants.Catalog {
+	t.Helper()
+	var us []*invariants.UserTemplate
+	for _, d := range []invariants.TemplateDecl{
+		{Name: "even", Types: []string{"int"}, Expr: "x % 2 == 0"},
+		{Name: "gap", Types: []string{"number"}, Expr: "y - x", Fitter: "bounds"},
+	} {
+		u, err := invariants.CompileTemplate(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		us = append(us, u)
+	}
+	cat, err := invariants.NewCatalog(us...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+func firstDiff(a, b []byte) string {
+	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return fmt.Sprintf("line %d:\n got  %s\n want %s", i+1, la[i], lb[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d lines", len(la), len(lb))
+}
+
+// TestDeterministic: the spec does not depend on how many traces are read
+// at once, nor on their order.
+func TestDeterministic(t *testing.T) {
+	paths := append(generated(t, 6, 7), recorded(t, "mytracks", 10, 150)...)
+	want := encode(t, learnSpec(t, paths, Options{Workers: 1}))
+	rev := slices.Clone(paths)
+	slices.Reverse(rev)
+	for _, j := range []int{2, 4} {
+		if got := encode(t, learnSpec(t, rev, Options{Workers: j})); !bytes.Equal(got, want) {
+			t.Fatalf("-j %d, reversed order: spec differs\n%s", j, firstDiff(got, want))
+		}
+	}
+}
+
+func TestSkipsTracesWithErrors(t *testing.T) {
+	res, err := Learn(context.Background(), []string{"testdata/traces/box.jsonl", "testdata/traces/errored.jsonl"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Traces != 1 || len(res.Skipped) != 1 {
+		t.Fatalf("traces %d, skipped %v", res.Traces, res.Skipped)
+	}
+	if s := res.Skipped[0]; s.Path != "testdata/traces/errored.jsonl" || s.Line != 10 || s.Msg != "AssertionError: n too large" {
+		t.Errorf("skip: %+v", s)
+	}
+	// The errored trace's n = 99 must not have widened the range.
+	got := conditionTexts(res.Spec)
+	if !slices.Contains(got, "Box.tick: 1 <= this.n <= 5") {
+		t.Errorf("conditions: %q", got)
+	}
+	if h := res.Spec.Handler("Box.tick"); h.Samples != 40 || h.Traces != 1 {
+		t.Errorf("Box.tick: %d samples, %d traces", h.Samples, h.Traces)
+	}
+}
+
+func conditionTexts(sp *Spec) []string {
+	var out []string
+	for _, c := range sp.Conditions() {
+		out = append(out, c.Text())
+	}
+	return out
+}
+
+func TestInvalidTraceStops(t *testing.T) {
+	_, err := Learn(context.Background(), []string{"testdata/traces/box.jsonl", "testdata/traces/invalid.jsonl"}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "testdata/traces/invalid.jsonl:4:") {
+		t.Fatalf("err = %v, want the invalid trace's file and line", err)
+	}
+	if _, err := Learn(context.Background(), []string{"testdata/traces/missing.jsonl"}, Options{}); err == nil {
+		t.Fatal("a missing trace is no error")
+	}
+	if _, err := Learn(context.Background(), nil, Options{}); err == nil {
+		t.Fatal("no traces is no error")
+	}
+}
+
+// TestAbstractTypesPrune: Box.tick's n and k are always equal but never
+// meet in a comparison, so no condition relates them; n and m do.
+func TestAbstractTypesPrune(t *testing.T) {
+	got := conditionTexts(learnSpec(t, []string{"testdata/traces/box.jsonl"}, Options{}))
+	if !slices.Contains(got, "Box.tick: this.n == this.m - 1") {
+		t.Errorf("related data: no linear condition in %q", got)
+	}
+	for _, c := range got {
+		if strings.Contains(c, "this.k") && strings.Contains(c, "this.n") {
+			t.Errorf("condition between unrelated data: %s", c)
+		}
+	}
+	h := learnSpec(t, []string{"testdata/traces/box.jsonl"}, Options{}).Handler("Box.tick")
+	for _, p := range h.State.Pairs {
+		if p.X == "this.k" || p.Y == "this.k" {
+			t.Errorf("pair state between unrelated data: (%s, %s)", p.X, p.Y)
+		}
+	}
+}
+
+func TestSpecRoundTrip(t *testing.T) {
+	sp := learnSpec(t, recorded(t, "mytracks", 10, 150), Options{Catalog: testCatalog(t)})
+	a := encode(t, sp)
+	if b := encode(t, reparse(t, sp)); !bytes.Equal(a, b) {
+		t.Fatalf("spec does not survive its file form\n%s", firstDiff(b, a))
+	}
+	path := filepath.Join(t.TempDir(), "s.json")
+	if err := sp.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadSpecFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := encode(t, back); !bytes.Equal(a, b) {
+		t.Fatal("spec file differs")
+	}
+}
+
+// TestMergeKeepsEdits: a user's disabled, deleted and pinned conditions
+// survive a merge.
+func TestMergeKeepsEdits(t *testing.T) {
+	paths := recorded(t, "mytracks", 10, 150)
+	a := reparse(t, learnSpec(t, paths[:5], Options{}))
+	b := reparse(t, learnSpec(t, paths[5:], Options{}))
+	h := a.Handler("TrackDetailActivity.onUpdateResults")
+	if h == nil || len(h.Conditions) < 2 {
+		t.Fatalf("onUpdateResults: %v", h)
+	}
+	disabled, deleted := h.Conditions[0].key(), h.Conditions[1].key()
+	h.Conditions[0].Disabled = true
+	h.Conditions = slices.Delete(h.Conditions, 1, 2) // the second is deleted
+	// A pinned condition the data do not support: added by hand.
+	text := encode(t, a)
+	at := bytes.Index(text, []byte(`"handler": "TrackDetailActivity.onUpdateResults"`))
+	at += bytes.Index(text[at:], []byte(`"conditions": [`)) + len(`"conditions": [`)
+	edited := slices.Concat(text[:at],
+		[]byte(`{"text": "", "template": "const", "vars": ["this.trackID"], "constants": {"a": 42}, "support": 0, "confidence": 0, "pinned": true},`),
+		text[at:])
+	pinned, err := ParseSpec("edited.json", edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Merge(pinned, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := map[string]string{}
+	for _, hh := range m.Handlers {
+		for _, c := range hh.Conditions {
+			flags[c.Text()] = fmt.Sprintf("disabled=%v pinned=%v", c.Disabled, c.Pinned)
+			if hh.Name == h.Name && (c.key() == disabled || c.key() == deleted) {
+				if !c.Disabled {
+					t.Errorf("%s: edited off, but enabled after the merge", c.Text())
+				}
+			}
+		}
+	}
+	if f := flags["TrackDetailActivity.onUpdateResults: this.trackID == 42"]; f != "disabled=false pinned=true" {
+		t.Errorf("pinned condition after the merge: %q", f)
+	}
+	if n := strings.Count(fmt.Sprint(flags), "disabled=true"); n != 2 {
+		t.Errorf("%d disabled conditions after the merge, want 2: %v", n, flags)
+	}
+}
+
+func TestMergeRefusesMismatches(t *testing.T) {
+	paths := recorded(t, "mytracks", 10, 150)
+	a := learnSpec(t, paths[:3], Options{})
+	b := learnSpec(t, paths[3:6], Options{Limit: 0.05})
+	if _, err := Merge(a, b); err == nil || !strings.Contains(err.Error(), "--confidence") {
+		t.Errorf("different limits: %v", err)
+	}
+	c := learnSpec(t, paths[3:6], Options{Catalog: testCatalog(t)})
+	if _, err := Merge(a, c); err == nil || !strings.Contains(err.Error(), "--templates") {
+		t.Errorf("different templates: %v", err)
+	}
+	stripped := reparse(t, a)
+	stripped.Handlers[0].State = nil
+	if _, err := Merge(stripped, a); err == nil || !strings.Contains(err.Error(), "no learning state") {
+		t.Errorf("no state: %v", err)
+	}
+}
+
+// TestRealize: detection's view. Replaying a training trace, every
+// realized condition of every event holds on the values the event began
+// with, and onUpdateResults realizes dataHub != null on its activity.
+func TestRealize(t *testing.T) {
+	paths := recorded(t, "mytracks", 10, 150)
+	sp := learnSpec(t, paths, Options{})
+	found := 0
+	for _, path := range paths {
+		r, err := traces.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		syms := r.Symbols()
+		s, rz := NewSampler(syms), NewRealizer(sp, syms)
+		var op traces.Op
+		crashed := false
+		var realized []Realized
+		for r.Next(&op) == nil {
+			if op.Kind == traces.Error {
+				crashed = true
+				break
+			}
+			inv := s.Step(&op)
+			if inv == nil {
+				continue
+			}
+			realized = rz.Realize(inv, realized[:0])
+			for _, rc := range realized {
+				if holds, ok := rc.Cond.EvalTrace(rc.Vals, syms); !holds || !ok {
+					t.Fatalf("%s: %s is false on %v at line %d", path, rc.Cond.Text(), rc.Vals, r.Line())
+				}
+				if rc.Cond.Text() == "TrackDetailActivity.onUpdateResults: this.dataHub != null" {
+					found++
+					if loc := rc.Locs[0]; syms.String(loc.Field) != "dataHub" || loc.Static {
+						t.Errorf("dataHub bound to %v", loc)
+					}
+				}
+			}
+		}
+		r.Close()
+		_ = crashed
+	}
+	if found == 0 {
+		t.Error("onUpdateResults' dataHub condition was never realized")
+	}
+}

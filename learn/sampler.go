@@ -1,0 +1,473 @@
+package learn
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// Invocation is one completed handler invocation (call ... ret) with the
+// data it read live-in, under their symbolic names: a sample for learning,
+// a realization of the handler's conditions for detection. It is valid
+// until the next call of [Sampler.Step].
+type Invocation struct {
+	Handler traces.Sym // the handler, e.g. TrackDetailActivity.onUpdateResults
+	Task    traces.Sym // the event (or thread) that ran it
+	Event   bool       // Task is an event; otherwise a thread's top-level call is the scope
+	Depth   int        // 0 for an outermost call, 1 for a call inside it, ...
+	// Bindings are the invocation's data, in the order the invocation first
+	// read them, then the extra fields.
+	Bindings []Binding
+}
+
+// Binding binds a symbolic name to a concrete location for one invocation.
+type Binding struct {
+	Name Name
+	Loc  traces.Location // the object id (or class) and field
+	// Val is the datum's value when the event began: the value the
+	// invocation read live-in, or for an extra field its last known value.
+	Val traces.Value
+	// Group is the datum's abstract type within this invocation: data of
+	// equal Group are compared with each other.
+	Group int32
+	Deref bool // the invocation dereferenced the value it read
+	// Guarded marks a pointer the invocation tested for null (a branch op
+	// with cond null or nonnull after reading it live-in).
+	Guarded bool
+	// Extra marks a field the event did not access, of an object it read
+	// live-in, in the same abstract type as a field it read (thesis §5.3.3).
+	Extra bool
+}
+
+// Sampler follows a trace op by op and reports each handler invocation
+// with its live-in data. It is the naming machinery learning and
+// detection share, so that names in a spec match the names detection
+// binds.
+//
+// The rules:
+//
+//   - Scope: the data an event reads live-in are those it reads before it
+//     writes them itself (thesis §5.2.1: its value comes from another
+//     event). The scope is the event from begin to end; for handlers called
+//     on a thread outside any event, the outermost call.
+//   - An invocation's data are the live-in reads made during its extent,
+//     nested calls included; the first read gives the value. A read is
+//     dereferenced if any live-in read of it was (deref), guarded if the
+//     invocation tested it for null (branch null/nonnull) after reading it. A datum the
+//     scope wrote before is not live-in, even if an earlier handler of the
+//     same event read it.
+//   - Names: statics are Class.field. An object is named by its allocation
+//     site and its creation order among the objects of that site that the
+//     invocation touched (read or wrote a field of), #1 the oldest. The
+//     handler's receiver is "this": the object touched by the invocation
+//     whose type is the handler's class (TrackDetailActivity for
+//     TrackDetailActivity.onPause), if there is exactly one. An object
+//     whose id is its own site (a database table "db:Tracks") is named by
+//     it. An object never seen allocated is named by its id, "@o17": such
+//     names are stable only if the recorder's ids are (high-level
+//     locations are; heap addresses are not), so prefer recording allocs.
+//     Array elements are fields "[i]", written without a dot: "this.a[3]".
+//   - Abstract types: relate ops join, in a union-find over (site, field),
+//     (class, field) and (object id, field), the locations they relate.
+//     The same field of two objects of one site is one type. Array
+//     elements are fields like any other: an element joins a type only
+//     through a relate (putting all elements of an array in one type would
+//     compare every pair of elements, quadratic in the array's length and
+//     rarely meaningful). Types are per trace, so that learning on any
+//     split of the traces gives the same result.
+//   - Extra fields: for each object (or class) read live-in, its other
+//     fields seen so far in the trace, in the abstract type of a field the
+//     invocation read, and not accessed by the scope, with their last known
+//     values.
+//
+// A Sampler holds state per object, location and running task: memory
+// grows with the heap and the tasks of the trace, not with its length.
+type Sampler struct {
+	syms   *traces.Symbols
+	objs   map[traces.Sym]objInfo
+	nobj   uint32
+	heap   map[traces.Location]traces.Value
+	fields map[owner][]traces.Sym
+	parent map[absLoc]absLoc
+	groups map[absLoc]int32
+	class  map[traces.Sym]string // handler -> its class
+	scopes map[traces.Sym]*scope
+	free   []*frame
+
+	inv Invocation
+	// scratch for naming
+	bySite map[traces.Sym][]traces.Sym
+	sites  []traces.Sym
+	index  map[traces.Sym]int32
+	owners []owner
+	ogroup map[owner][]int32
+}
+
+type objInfo struct {
+	site, typ traces.Sym
+	seq       uint32
+}
+
+type owner struct {
+	id     traces.Sym
+	static bool
+}
+
+// absLoc is a location up to the identity of its object: (site, field).
+type absLoc struct {
+	base  traces.Sym
+	field traces.Sym
+	kind  uint8 // 0 site, 1 class, 2 object id
+}
+
+type scope struct {
+	event   bool
+	written map[traces.Location]struct{}
+	frames  []*frame
+}
+
+type frame struct {
+	handler traces.Sym
+	reads   []read
+	index   map[traces.Location]int32
+	touched map[traces.Sym]struct{}
+}
+
+type read struct {
+	loc     traces.Location
+	val     traces.Value
+	deref   bool
+	guarded bool
+}
+
+// NewSampler returns a sampler for a trace whose Syms come from syms.
+func NewSampler(syms *traces.Symbols) *Sampler {
+	return &Sampler{
+		syms:   syms,
+		objs:   make(map[traces.Sym]objInfo),
+		heap:   make(map[traces.Location]traces.Value),
+		fields: make(map[owner][]traces.Sym),
+		parent: make(map[absLoc]absLoc),
+		groups: make(map[absLoc]int32),
+		class:  make(map[traces.Sym]string),
+		scopes: make(map[traces.Sym]*scope),
+		bySite: make(map[traces.Sym][]traces.Sym),
+		index:  make(map[traces.Sym]int32),
+		ogroup: make(map[owner][]int32),
+	}
+}
+
+// Value returns the last value the trace so far read or wrote at loc.
+func (s *Sampler) Value(loc traces.Location) (traces.Value, bool) {
+	v, ok := s.heap[loc]
+	return v, ok
+}
+
+// Step feeds the next op of the trace. At the ret of a handler it returns
+// the invocation, valid until the next Step; otherwise nil.
+func (s *Sampler) Step(op *traces.Op) *Invocation {
+	switch op.Kind {
+	case traces.Alloc:
+		s.nobj++
+		s.objs[op.Loc.Obj] = objInfo{site: op.Site, typ: op.Type, seq: s.nobj}
+	case traces.Begin:
+		s.scopes[op.Task] = s.newScope(true)
+	case traces.End:
+		if sc := s.scopes[op.Task]; sc != nil {
+			s.dropScope(op.Task, sc)
+		}
+	case traces.Call:
+		sc := s.scopes[op.Task]
+		if sc == nil {
+			sc = s.newScope(false)
+			s.scopes[op.Task] = sc
+		}
+		sc.frames = append(sc.frames, s.newFrame(op.Name))
+	case traces.Ret:
+		return s.ret(op)
+	case traces.Read:
+		s.see(op.Loc, op.Val)
+		sc := s.scopes[op.Task]
+		if sc == nil || len(sc.frames) == 0 {
+			return nil
+		}
+		f := sc.frames[len(sc.frames)-1]
+		if !op.Loc.Static {
+			f.touched[op.Loc.Obj] = struct{}{}
+		}
+		if _, w := sc.written[op.Loc]; !w {
+			f.addRead(read{loc: op.Loc, val: op.Val, deref: op.Deref})
+		}
+	case traces.Write:
+		s.see(op.Loc, op.Val)
+		sc := s.scopes[op.Task]
+		if sc == nil {
+			return nil
+		}
+		sc.written[op.Loc] = struct{}{}
+		if n := len(sc.frames); n > 0 && !op.Loc.Static {
+			sc.frames[n-1].touched[op.Loc.Obj] = struct{}{}
+		}
+	case traces.Relate:
+		s.union(s.abs(op.Loc), s.abs(op.Loc2))
+	case traces.Branch:
+		if op.Cond != traces.CondNull && op.Cond != traces.CondNonNull {
+			return nil
+		}
+		if sc := s.scopes[op.Task]; sc != nil && len(sc.frames) > 0 {
+			f := sc.frames[len(sc.frames)-1]
+			if i, ok := f.index[op.Loc]; ok {
+				f.reads[i].guarded = true
+			}
+		}
+	}
+	return nil
+}
+
+// see records a value at loc, and loc's field as one of its owner's.
+func (s *Sampler) see(loc traces.Location, v traces.Value) {
+	_, known := s.heap[loc]
+	if !known {
+		o := owner{loc.Obj, loc.Static}
+		s.fields[o] = append(s.fields[o], loc.Field)
+	}
+	if !v.IsAbsent() || !known {
+		s.heap[loc] = v
+	}
+}
+
+func (s *Sampler) newScope(event bool) *scope {
+	return &scope{event: event, written: make(map[traces.Location]struct{})}
+}
+
+func (s *Sampler) dropScope(task traces.Sym, sc *scope) {
+	for _, f := range sc.frames {
+		s.recycle(f)
+	}
+	delete(s.scopes, task)
+}
+
+func (s *Sampler) newFrame(h traces.Sym) *frame {
+	if n := len(s.free); n > 0 {
+		f := s.free[n-1]
+		s.free = s.free[:n-1]
+		f.handler = h
+		return f
+	}
+	return &frame{handler: h, index: make(map[traces.Location]int32), touched: make(map[traces.Sym]struct{})}
+}
+
+func (s *Sampler) recycle(f *frame) {
+	f.reads = f.reads[:0]
+	clear(f.index)
+	clear(f.touched)
+	s.free = append(s.free, f)
+}
+
+func (f *frame) addRead(r read) {
+	if i, ok := f.index[r.loc]; ok {
+		f.reads[i].deref = f.reads[i].deref || r.deref
+		f.reads[i].guarded = f.reads[i].guarded || r.guarded
+		return
+	}
+	f.index[r.loc] = int32(len(f.reads))
+	f.reads = append(f.reads, r)
+}
+
+func (s *Sampler) ret(op *traces.Op) *Invocation {
+	sc := s.scopes[op.Task]
+	if sc == nil || len(sc.frames) == 0 {
+		return nil // a ret without its call: the validator reports it
+	}
+	n := len(sc.frames)
+	f := sc.frames[n-1]
+	sc.frames = sc.frames[:n-1]
+	inv := s.invocation(op.Task, sc, f)
+	inv.Depth = n - 1
+	if n > 1 { // the caller's extent includes this call
+		p := sc.frames[n-2]
+		for _, r := range f.reads {
+			p.addRead(r)
+		}
+		for o := range f.touched {
+			p.touched[o] = struct{}{}
+		}
+	}
+	s.recycle(f)
+	if n == 1 && !sc.event {
+		s.dropScope(op.Task, sc)
+	}
+	return inv
+}
+
+// invocation names the data of frame f.
+func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
+	inv := &s.inv
+	inv.Handler, inv.Task, inv.Event = f.handler, task, sc.event
+	inv.Bindings = inv.Bindings[:0]
+	this := s.name(f)
+	s.owners = s.owners[:0]
+	clear(s.ogroup)
+	for _, r := range f.reads {
+		if r.val.IsAbsent() {
+			continue
+		}
+		g := s.group(r.loc)
+		inv.Bindings = append(inv.Bindings, Binding{
+			Name: s.nameOf(r.loc, this), Loc: r.loc, Val: r.val, Group: g, Deref: r.deref, Guarded: r.guarded,
+		})
+		o := owner{r.loc.Obj, r.loc.Static}
+		gs, seen := s.ogroup[o]
+		if !seen {
+			s.owners = append(s.owners, o)
+		}
+		if !slices.Contains(gs, g) {
+			s.ogroup[o] = append(gs, g)
+		}
+	}
+	// Extra fields of the objects read live-in.
+	for _, o := range s.owners {
+		gs := s.ogroup[o]
+		for _, field := range s.fields[o] {
+			loc := traces.Location{Obj: o.id, Field: field, Static: o.static}
+			if _, read := f.index[loc]; read {
+				continue
+			}
+			if _, w := sc.written[loc]; w {
+				continue
+			}
+			g := s.group(loc)
+			if !slices.Contains(gs, g) {
+				continue
+			}
+			v := s.heap[loc]
+			if v.IsAbsent() {
+				continue
+			}
+			inv.Bindings = append(inv.Bindings, Binding{Name: s.nameOf(loc, this), Loc: loc, Val: v, Group: g, Extra: true})
+		}
+	}
+	return inv
+}
+
+// name numbers the objects f touched by site, and returns the receiver
+// ("this"), or NoSym.
+func (s *Sampler) name(f *frame) traces.Sym {
+	cls := s.classOf(f.handler)
+	this, n := traces.NoSym, 0
+	for o := range f.touched {
+		if info, ok := s.objs[o]; ok && s.typeMatches(info.typ, cls) {
+			this, n = o, n+1
+		}
+	}
+	if n != 1 {
+		this = traces.NoSym
+	}
+	clear(s.index)
+	s.sites = s.sites[:0]
+	for o := range f.touched {
+		info, ok := s.objs[o]
+		if !ok || o == this || o == info.site {
+			continue
+		}
+		objs := s.bySite[info.site]
+		if len(objs) == 0 {
+			s.sites = append(s.sites, info.site)
+		}
+		s.bySite[info.site] = append(objs, o)
+	}
+	for _, site := range s.sites {
+		objs := s.bySite[site]
+		slices.SortFunc(objs, func(a, b traces.Sym) int { return int(s.objs[a].seq) - int(s.objs[b].seq) })
+		for i, o := range objs {
+			s.index[o] = int32(i + 1)
+		}
+		s.bySite[site] = objs[:0]
+	}
+	return this
+}
+
+func (s *Sampler) nameOf(loc traces.Location, this traces.Sym) Name {
+	switch {
+	case loc.Static:
+		return Name{Kind: NameClass, Base: loc.Obj, Field: loc.Field}
+	case loc.Obj == this:
+		return Name{Kind: NameThis, Field: loc.Field}
+	}
+	info, ok := s.objs[loc.Obj]
+	switch {
+	case !ok:
+		return Name{Kind: NameObject, Base: loc.Obj, Field: loc.Field}
+	case info.site == loc.Obj:
+		return Name{Kind: NameSite, Base: loc.Obj, Field: loc.Field}
+	}
+	return Name{Kind: NameSite, Base: info.site, Index: s.index[loc.Obj], Field: loc.Field}
+}
+
+func (s *Sampler) classOf(h traces.Sym) string {
+	if c, ok := s.class[h]; ok {
+		return c
+	}
+	name := s.syms.String(h)
+	c := ""
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		c = name[:i]
+	}
+	s.class[h] = c
+	return c
+}
+
+// typeMatches reports whether an object's type is the class cls, allowing
+// for one of them being package-qualified.
+func (s *Sampler) typeMatches(typ traces.Sym, cls string) bool {
+	if cls == "" || typ == traces.NoSym {
+		return false
+	}
+	t := s.syms.String(typ)
+	return t == cls || strings.HasSuffix(t, "."+cls) || strings.HasSuffix(cls, "."+t)
+}
+
+// abs returns the abstract location of loc.
+func (s *Sampler) abs(loc traces.Location) absLoc {
+	switch {
+	case loc.Static:
+		return absLoc{base: loc.Obj, field: loc.Field, kind: 1}
+	}
+	if info, ok := s.objs[loc.Obj]; ok {
+		return absLoc{base: info.site, field: loc.Field}
+	}
+	return absLoc{base: loc.Obj, field: loc.Field, kind: 2}
+}
+
+func (s *Sampler) find(a absLoc) absLoc {
+	for {
+		p, ok := s.parent[a]
+		if !ok || p == a {
+			return a
+		}
+		if gp, ok := s.parent[p]; ok && gp != p {
+			s.parent[a] = gp // path halving
+		}
+		a = p
+	}
+}
+
+func (s *Sampler) union(a, b absLoc) {
+	ra, rb := s.find(a), s.find(b)
+	if ra != rb {
+		s.parent[rb] = ra
+	}
+}
+
+// group returns the abstract type of loc as a number; equal numbers mean
+// one type until the next relate op.
+func (s *Sampler) group(loc traces.Location) int32 {
+	r := s.find(s.abs(loc))
+	g, ok := s.groups[r]
+	if !ok {
+		g = int32(len(s.groups) + 1)
+		s.groups[r] = g
+	}
+	return g
+}

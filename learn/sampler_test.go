@@ -1,0 +1,129 @@
+package learn
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with the golden file, or rewrites it with -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// describe runs the sampler over a trace and writes every invocation.
+func describe(t *testing.T, path string) string {
+	t.Helper()
+	r, err := traces.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	syms := r.Symbols()
+	s := NewSampler(syms)
+	var b strings.Builder
+	var op traces.Op
+	for {
+		err := r.Next(&op)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		inv := s.Step(&op)
+		if inv == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%s (task %s, event %v, depth %d)\n", syms.String(inv.Handler), syms.String(inv.Task), inv.Event, inv.Depth)
+		for _, bd := range inv.Bindings {
+			loc := syms.String(bd.Loc.Obj) + "." + syms.String(bd.Loc.Field)
+			if bd.Loc.Static {
+				loc = "class " + loc
+			}
+			fmt.Fprintf(&b, "  %-28s = %-8s at %-16s group %d", bd.Name.String(syms), valueText(bd.Val, syms), loc, bd.Group)
+			for _, f := range []struct {
+				on   bool
+				name string
+			}{{bd.Deref, "deref"}, {bd.Guarded, "guarded"}, {bd.Extra, "extra"}} {
+				if f.on {
+					b.WriteString(" " + f.name)
+				}
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func valueText(v traces.Value, syms *traces.Symbols) string {
+	switch v.Kind() {
+	case traces.RefValue:
+		return "&" + syms.String(v.Sym())
+	case traces.StringValue:
+		return fmt.Sprintf("%q", syms.String(v.Sym()))
+	case traces.IntValue:
+		return fmt.Sprint(v.Int())
+	case traces.FloatValue:
+		return fmt.Sprint(v.Float())
+	case traces.BoolValue:
+		return fmt.Sprint(v.Bool())
+	}
+	return v.Kind().String()
+}
+
+// TestSampler checks naming, live-in extraction, abstract types and extra
+// fields on small traces, each built to show one rule (see the comments
+// in the golden files' traces):
+//
+//   - names: "this" (the one object of the handler's class); two objects
+//     of one site numbered by creation order (n2 is #1, n3 #2 in onClick,
+//     whatever order they are read in; n1 and n2 are #1 and #2 in visit);
+//     a static; a table named by its id; an object never allocated (@x9);
+//     an array element without a dot.
+//   - replaced: an object replaced during the event: the old manager keeps
+//     its name (#1) and its live-in value; the new one (#2) was written,
+//     so nothing about it is live-in.
+//   - livein: reads after the event's own write are not live-in, even in a
+//     later handler; an earlier handler's live-in read stays live-in for
+//     the next; a nested call's reads belong to its caller too; a read
+//     outside any handler is in no sample; an absent value binds nothing;
+//     on a thread, each outermost call is its own scope.
+//   - types: relate joins size, capacity and limit (capacity is an extra
+//     field of b1; limit is not, the event wrote it), element [0] and mark
+//     (not [1]: elements are separate data);
+//     name is another type; the same field of two objects of a site shares
+//     a type; a null test marks a read guarded.
+func TestSampler(t *testing.T) {
+	files, err := filepath.Glob("testdata/sampler/*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test traces: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			golden(t, strings.TrimSuffix(f, ".jsonl")+".golden", describe(t, f))
+		})
+	}
+}

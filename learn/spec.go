@@ -1,0 +1,502 @@
+package learn
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/licorice-dev/licorice/internal/atomicfile"
+	"github.com/licorice-dev/licorice/invariants"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// SpecVersion is the version of the spec file format this package reads
+// and writes.
+const SpecVersion = 1
+
+// Spec is a precondition specification: per handler, the conditions
+// learned, and the learning state that lets specs learned on shards be
+// merged. Its JSON form is the spec file (see the package doc).
+type Spec struct {
+	Params Params
+	// Traces is the number of traces learned from.
+	Traces int
+	// Templates are the user templates the spec was learned with (the
+	// built-ins are implied); they travel with the spec so that its
+	// conditions can be evaluated without the templates file.
+	Templates []invariants.TemplateDecl
+	// Handlers are sorted by name.
+	Handlers []*Handler
+
+	catalog *invariants.Catalog
+	byName  map[string]*Handler
+}
+
+// Params are the learning parameters a spec was made with; specs merge
+// only if theirs are equal.
+type Params struct {
+	// Limit is the largest chance a condition may have (--confidence).
+	Limit float64 `json:"limit"`
+	// MinSupport is the fewest samples a condition needs (--min-samples).
+	MinSupport int64 `json:"min_samples"`
+}
+
+func (p Params) options() invariants.Options {
+	return invariants.Options{Limit: p.Limit, MinSupport: p.MinSupport}
+}
+
+// Handler is what the spec says about one event handler.
+type Handler struct {
+	Name       string
+	Samples    int64 // invocations learned from
+	Traces     int   // traces in which it ran
+	Conditions []*Condition
+	// State is the learner's state, for merging; nil in a spec that was
+	// stripped of it (such a spec can be used, not merged).
+	State *invariants.State
+}
+
+// Condition is one precondition of a handler.
+type Condition struct {
+	Handler  string
+	Template string
+	Vars     []string // symbolic names, in the template's operand order
+	// A, B and Set are the fitted constants (absent or nil when the
+	// template has none).
+	A, B       invariants.Value
+	Set        []invariants.Value
+	Support    int64   // samples it was checked on
+	Confidence float64 // 1 - the chance that it held by accident
+	// Disabled conditions are kept in the spec but not used.
+	Disabled bool
+	// Pinned conditions survive a merge even if the merged samples do not
+	// support them (a user's decision).
+	Pinned bool
+
+	cond *invariants.Condition
+}
+
+// Text returns the condition in canonical form:
+// "TrackDetailActivity.onUpdateResults: this.dataHub != null".
+func (c *Condition) Text() string { return c.Handler + ": " + c.cond.Text() }
+
+// Body returns the condition without its handler: "this.dataHub != null".
+func (c *Condition) Body() string { return c.cond.Text() }
+
+// Arity returns the number of data the condition is about.
+func (c *Condition) Arity() int { return len(c.Vars) }
+
+// Eval evaluates the condition on values of its Vars, in order: whether
+// it holds, and false ok if it cannot be decided (a value is absent).
+func (c *Condition) Eval(vals []invariants.Value) (holds, ok bool) { return c.cond.Eval(vals) }
+
+// EvalTrace is Eval on trace values; syms is their Symbols table.
+func (c *Condition) EvalTrace(vals []traces.Value, syms *traces.Symbols) (holds, ok bool) {
+	var buf [2]invariants.Value
+	iv := buf[:0]
+	for _, v := range vals {
+		iv = append(iv, invariants.FromTrace(v, syms))
+	}
+	return c.cond.Eval(iv)
+}
+
+// key identifies a condition within its handler.
+func (c *Condition) key() string { return c.Template + "|" + c.cond.Text() }
+
+// Handler returns the handler of the given name, or nil.
+func (sp *Spec) Handler(name string) *Handler { return sp.byName[name] }
+
+// Catalog returns the templates the spec's conditions use.
+func (sp *Spec) Catalog() *invariants.Catalog { return sp.catalog }
+
+// Conditions returns every enabled condition, handler by handler.
+func (sp *Spec) Conditions() []*Condition {
+	var out []*Condition
+	for _, h := range sp.Handlers {
+		for _, c := range h.Conditions {
+			if !c.Disabled {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// newSpec makes a spec from learned handler states.
+func newSpec(cat *invariants.Catalog, p Params, ntraces int, hs map[string]*handlerState) *Spec {
+	sp := &Spec{Params: p, Traces: ntraces, Templates: cat.User(), catalog: cat}
+	for name, h := range hs {
+		sp.Handlers = append(sp.Handlers, handlerFrom(name, h.learner, h.traces, p))
+	}
+	sp.index()
+	return sp
+}
+
+func handlerFrom(name string, l *invariants.Learner, ntraces int, p Params) *Handler {
+	h := &Handler{Name: name, Samples: l.Samples(), Traces: ntraces, State: l.State()}
+	for _, ic := range l.Infer(p.options()) {
+		h.Conditions = append(h.Conditions, conditionFrom(name, ic))
+	}
+	return h
+}
+
+func conditionFrom(handler string, ic *invariants.Condition) *Condition {
+	return &Condition{
+		Handler: handler, Template: ic.Template.Name, Vars: ic.Vars, A: ic.A, B: ic.B, Set: ic.Set,
+		Support: ic.Support, Confidence: 1 - ic.Chance, cond: ic,
+	}
+}
+
+// index sorts the handlers and builds the lookup table.
+func (sp *Spec) index() {
+	slices.SortFunc(sp.Handlers, func(a, b *Handler) int { return strings.Compare(a.Name, b.Name) })
+	sp.byName = make(map[string]*Handler, len(sp.Handlers))
+	for _, h := range sp.Handlers {
+		sp.byName[h.Name] = h
+	}
+}
+
+// --- The file form ---
+
+type specJSON struct {
+	Version   int                       `json:"licorice_spec"`
+	Params    Params                    `json:"params"`
+	Traces    int                       `json:"traces"`
+	Templates []invariants.TemplateDecl `json:"templates,omitempty"`
+	Handlers  []handlerJSON             `json:"handlers"`
+}
+
+type handlerJSON struct {
+	Handler    string            `json:"handler"`
+	Samples    int64             `json:"samples"`
+	Traces     int               `json:"traces"`
+	Conditions []conditionJSON   `json:"conditions"`
+	State      *invariants.State `json:"state,omitempty"`
+}
+
+type conditionJSON struct {
+	Text       string         `json:"text"`
+	Template   string         `json:"template"`
+	Vars       []string       `json:"vars"`
+	Constants  *constantsJSON `json:"constants,omitempty"`
+	Support    int64          `json:"support"`
+	Confidence float64        `json:"confidence"`
+	Disabled   bool           `json:"disabled,omitempty"`
+	Pinned     bool           `json:"pinned,omitempty"`
+}
+
+type constantsJSON struct {
+	A *invariants.Value  `json:"a,omitempty"`
+	B *invariants.Value  `json:"b,omitempty"`
+	S []invariants.Value `json:"s,omitempty"`
+}
+
+// Encode writes the spec as canonical JSON: handlers by name, conditions in
+// the learner's order (by data, then template), maps by key, indented.
+// The same spec gives the same bytes.
+func (sp *Spec) Encode(w io.Writer) error {
+	j := specJSON{Version: SpecVersion, Params: sp.Params, Traces: sp.Traces, Templates: sp.Templates, Handlers: []handlerJSON{}}
+	for _, h := range sp.Handlers {
+		hj := handlerJSON{Handler: h.Name, Samples: h.Samples, Traces: h.Traces, Conditions: []conditionJSON{}, State: h.State}
+		for _, c := range h.Conditions {
+			cj := conditionJSON{
+				Text: c.Text(), Template: c.Template, Vars: c.Vars, Support: c.Support,
+				Confidence: roundConfidence(c.Confidence), Disabled: c.Disabled, Pinned: c.Pinned,
+			}
+			var k constantsJSON
+			if c.A.Kind() != invariants.Absent {
+				k.A = &c.A
+			}
+			if c.B.Kind() != invariants.Absent {
+				k.B = &c.B
+			}
+			k.S = c.Set
+			if k.A != nil || k.B != nil || k.S != nil {
+				cj.Constants = &k
+			}
+			hj.Conditions = append(hj.Conditions, cj)
+		}
+		j.Handlers = append(j.Handlers, hj)
+	}
+	b, err := json.MarshalIndent(&j, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode spec: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// roundConfidence keeps 12 significant digits, so the file reads well and
+// the same learning gives the same text.
+func roundConfidence(c float64) float64 {
+	if c <= 0 || c >= 1 {
+		return c
+	}
+	const scale = 1e12
+	return math.Round(c*scale) / scale
+}
+
+// WriteFile writes the spec to path, whole or not at all.
+func (sp *Spec) WriteFile(path string) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := sp.Encode(f); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Commit()
+}
+
+// ReadSpecFile reads the spec file at path.
+func ReadSpecFile(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read spec: %w", err)
+	}
+	return ParseSpec(path, data)
+}
+
+// ParseSpec reads a spec from data, the contents of the file name. It
+// checks everything a user editing the file could get wrong: JSON syntax
+// (with line and column), the version, the templates, and that every
+// condition names a template it fits, with the right number of data and
+// constants. A condition's text is not read: it is derived.
+func ParseSpec(name string, data []byte) (*Spec, error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("spec %s: %s", name, fmt.Sprintf(format, args...))
+	}
+	var j specJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			line, col := position(data, int(se.Offset)-1)
+			return nil, fmt.Errorf("spec %s:%d:%d: %v", name, line, col, se)
+		case errors.As(err, &te):
+			line, col := position(data, int(te.Offset)-1)
+			return nil, fmt.Errorf("spec %s:%d:%d: %s: a JSON %s cannot be %s", name, line, col, te.Field, te.Value, te.Type)
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, fail("unexpected end of file")
+		}
+		return nil, fail("%v", err)
+	}
+	if dec.More() {
+		return nil, fail("unexpected text after the spec")
+	}
+	if j.Version != SpecVersion {
+		return nil, fail("unsupported spec version %d (this licorice reads version %d; is it a spec file?)", j.Version, SpecVersion)
+	}
+	if !(j.Params.Limit > 0 && j.Params.Limit <= 1) {
+		return nil, fail("params: limit %v is not a probability in (0, 1]", j.Params.Limit)
+	}
+	if j.Params.MinSupport < 1 {
+		return nil, fail("params: min_samples %d is less than 1", j.Params.MinSupport)
+	}
+	var user []*invariants.UserTemplate
+	for _, d := range j.Templates {
+		u, err := invariants.CompileTemplate(d)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		user = append(user, u)
+	}
+	cat, err := invariants.NewCatalog(user...)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	sp := &Spec{Params: j.Params, Traces: j.Traces, Templates: j.Templates, catalog: cat}
+	seen := map[string]bool{}
+	for _, hj := range j.Handlers {
+		if hj.Handler == "" {
+			return nil, fail("a handler has no name")
+		}
+		if seen[hj.Handler] {
+			return nil, fail("handler %s is listed twice", hj.Handler)
+		}
+		seen[hj.Handler] = true
+		h := &Handler{Name: hj.Handler, Samples: hj.Samples, Traces: hj.Traces, State: hj.State}
+		if h.State != nil {
+			if _, err := invariants.NewLearnerFromState(cat, h.State); err != nil {
+				return nil, fail("handler %s: state: %v", h.Name, err)
+			}
+		}
+		keys := map[string]bool{}
+		for i, cj := range hj.Conditions {
+			c, err := parseCondition(cat, h.Name, cj)
+			if err != nil {
+				return nil, fail("handler %s: condition %d (%q): %v", h.Name, i+1, cj.Text, err)
+			}
+			if keys[c.key()] {
+				return nil, fail("handler %s: condition %d (%q) is listed twice", h.Name, i+1, c.Body())
+			}
+			keys[c.key()] = true
+			h.Conditions = append(h.Conditions, c)
+		}
+		sp.Handlers = append(sp.Handlers, h)
+	}
+	sp.index()
+	return sp, nil
+}
+
+// position converts a byte offset to a 1-based line and column.
+func position(data []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(data))
+	before := data[:off]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	return line, 1 + len([]rune(string(before[bytes.LastIndexByte(before, '\n')+1:])))
+}
+
+func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (*Condition, error) {
+	t, ok := cat.Lookup(cj.Template)
+	if !ok {
+		return nil, fmt.Errorf("unknown template %q", cj.Template)
+	}
+	if len(cj.Vars) != t.Arity {
+		return nil, fmt.Errorf("template %s takes %d data, not %d", t.Name, t.Arity, len(cj.Vars))
+	}
+	for _, v := range cj.Vars {
+		if v == "" {
+			return nil, errors.New("an empty datum name")
+		}
+	}
+	ic := &invariants.Condition{Template: t, Vars: cj.Vars, Support: cj.Support, Chance: 1 - cj.Confidence}
+	if k := cj.Constants; k != nil {
+		if k.A != nil {
+			ic.A = *k.A
+		}
+		if k.B != nil {
+			ic.B = *k.B
+		}
+		ic.Set = k.S
+	}
+	if err := checkConstants(t, ic); err != nil {
+		return nil, err
+	}
+	if !(cj.Confidence >= 0 && cj.Confidence <= 1) {
+		return nil, fmt.Errorf("confidence %v is not in [0, 1]", cj.Confidence)
+	}
+	return &Condition{
+		Handler: handler, Template: t.Name, Vars: cj.Vars, A: ic.A, B: ic.B, Set: ic.Set,
+		Support: cj.Support, Confidence: cj.Confidence, Disabled: cj.Disabled, Pinned: cj.Pinned, cond: ic,
+	}, nil
+}
+
+// checkConstants checks that a condition has the constants its template
+// fits, of a type it can compare with.
+func checkConstants(t *invariants.Template, c *invariants.Condition) error {
+	has := func(v invariants.Value) bool { return v.Kind() != invariants.Absent }
+	number := func(v invariants.Value) bool { return v.IsNumber() && !v.IsNaN() }
+	var a, b, set string // "need", "num", or "" (must be absent)
+	switch t.Fitter {
+	case "const":
+		a = "need"
+	case "oneof":
+		set = "need"
+	case "line":
+		a, b = "num", "num"
+	case "bounds":
+		switch t.Name {
+		case "range":
+			a, b = "num", "num"
+		case "lower":
+			a = "num"
+		case "upper":
+			b = "num"
+		default: // a user bounds template: one side or both
+			if !has(c.A) && !has(c.B) {
+				return errors.New("a bounds condition needs constant a, b or both")
+			}
+			a, b = "opt", "opt"
+		}
+	}
+	check := func(name, want string, v invariants.Value) error {
+		switch {
+		case want == "" && has(v):
+			return fmt.Errorf("template %s has no constant %s", t.Name, name)
+		case (want == "need" || want == "num") && !has(v):
+			return fmt.Errorf("template %s needs constant %s", t.Name, name)
+		case (want == "num" || want == "opt") && has(v) && !number(v):
+			return fmt.Errorf("constant %s must be a number", name)
+		case want == "need" && v.Kind() == invariants.Ref:
+			return fmt.Errorf("constant %s cannot be a reference", name)
+		}
+		return nil
+	}
+	if err := check("a", a, c.A); err != nil {
+		return err
+	}
+	if err := check("b", b, c.B); err != nil {
+		return err
+	}
+	switch {
+	case set == "" && c.Set != nil:
+		return fmt.Errorf("template %s has no constant s", t.Name)
+	case set == "need" && len(c.Set) == 0:
+		return fmt.Errorf("template %s needs a non-empty set s", t.Name)
+	}
+	return nil
+}
+
+// Realized is a spec condition bound to the locations of one invocation.
+type Realized struct {
+	Cond *Condition
+	// Locs are the concrete locations of the condition's data, in the
+	// order of Cond.Vars; Vals their values when the event began.
+	Locs []traces.Location
+	Vals []traces.Value
+}
+
+// Realizer binds spec conditions to invocations (see the package doc). It
+// belongs to one Symbols table and is not safe for concurrent use.
+type Realizer struct {
+	spec  *Spec
+	syms  *traces.Symbols
+	names *Names
+	bound map[string]int
+}
+
+// NewRealizer returns a realizer of sp's conditions for invocations whose
+// Syms come from syms.
+func NewRealizer(sp *Spec, syms *traces.Symbols) *Realizer {
+	return &Realizer{spec: sp, syms: syms, names: NewNames(syms), bound: make(map[string]int)}
+}
+
+// Realize appends to dst the enabled conditions of inv's handler whose
+// data inv binds, with their locations and values.
+func (r *Realizer) Realize(inv *Invocation, dst []Realized) []Realized {
+	h := r.spec.Handler(r.syms.String(inv.Handler))
+	if h == nil || len(h.Conditions) == 0 {
+		return dst
+	}
+	clear(r.bound)
+	for i := range inv.Bindings {
+		r.bound[r.names.String(inv.Bindings[i].Name)] = i
+	}
+next:
+	for _, c := range h.Conditions {
+		if c.Disabled {
+			continue
+		}
+		rc := Realized{Cond: c, Locs: make([]traces.Location, len(c.Vars)), Vals: make([]traces.Value, len(c.Vars))}
+		for i, name := range c.Vars {
+			j, ok := r.bound[name]
+			if !ok {
+				continue next
+			}
+			rc.Locs[i], rc.Vals[i] = inv.Bindings[j].Loc, inv.Bindings[j].Val
+		}
+		dst = append(dst, rc)
+	}
+	return dst
+}
