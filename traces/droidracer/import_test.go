@@ -55,13 +55,35 @@ const looperOps = `{"op":"thread_begin","t":"t1","kind":"looper","src":"droidrac
 {"op":"attach","t":"t1","q":"q100","src":"droidracer:3"}
 `
 
+// importCase is a log excerpt, the ops it imports to and the adjustments
+// its summary reports.
+type importCase struct {
+	name string
+	log  string
+	want string // canonical JSONL of the ops
+	adj  []adjKind
+}
+
+func runImportCases(t *testing.T, tests []importCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, sum, err := importText(t, tt.log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("ops:\n%s\nwant:\n%s", got, tt.want)
+			}
+			if adj := adjusted(sum); !slices.Equal(adj, tt.adj) {
+				t.Errorf("adjustments %v, want %v", adj, tt.adj)
+			}
+		})
+	}
+}
+
 func TestImportMapping(t *testing.T) {
-	tests := []struct {
-		name string
-		log  string
-		want string // canonical JSONL of the ops
-		adj  []adjKind
-	}{
+	runImportCases(t, []importCase{
 		{
 			name: "POST from a native bracket, CALL, RET",
 			log: looper + lines(
@@ -342,32 +364,13 @@ func TestImportMapping(t *testing.T) {
 			want: `{"op":"thread_begin","t":"t1","src":"droidracer:1"}
 `,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, sum, err := importText(t, tt.log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("ops:\n%s\nwant:\n%s", got, tt.want)
-			}
-			if adj := adjusted(sum); !slices.Equal(adj, tt.adj) {
-				t.Errorf("adjustments %v, want %v", adj, tt.adj)
-			}
-		})
-	}
+	})
 }
 
 // Logs that break the trace contract import to valid traces; each break is
 // resolved as docs/droidracer.md says and counted in the summary.
 func TestImportContractBreaks(t *testing.T) {
-	tests := []struct {
-		name string
-		log  string
-		want string
-		adj  []adjKind
-	}{
+	runImportCases(t, []importCase{
 		{
 			name: "ops after THREADEXIT: thread_end after the thread's last op",
 			log: lines("1 THREADINIT tid:1", "2 FORK par-tid:1\t child-tid:5", "3 THREADINIT tid:5",
@@ -530,21 +533,7 @@ func TestImportContractBreaks(t *testing.T) {
 `,
 			adj: []adjKind{adjCallWithoutPost, adjEventRunningAtEnd, adjMethodLines, adjStrayLines},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, sum, err := importText(t, tt.log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("ops:\n%s\nwant:\n%s", got, tt.want)
-			}
-			if adj := adjusted(sum); !slices.Equal(adj, tt.adj) {
-				t.Errorf("adjustments %v, want %v", adj, tt.adj)
-			}
-		})
-	}
+	})
 }
 
 func TestImportUnknownKeywords(t *testing.T) {

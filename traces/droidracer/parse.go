@@ -51,29 +51,24 @@ func (r *record) num(key string) int64 {
 	return n
 }
 
-// tid is the thread doing the operation: "tid", or "src" for a POST,
-// "par-tid" for FORK and JOIN.
-func (r *record) tid() int64 {
+// tidKey is the key that names the thread doing the operation: "tid",
+// "src" for a POST, "par-tid" for FORK and JOIN.
+func (r *record) tidKey() string {
 	switch r.kw {
 	case "POST":
-		return r.num("src")
+		return "src"
 	case "FORK", "JOIN":
-		return r.num("par-tid")
+		return "par-tid"
 	}
-	return r.num("tid")
+	return "tid"
 }
+
+// tid is the thread doing the operation.
+func (r *record) tid() int64 { return r.num(r.tidKey()) }
 
 // hasTid reports whether the line names the thread doing it.
 // ADD_IDLE_HANDLER and REMOVE_IDLE_HANDLER do not.
-func (r *record) hasTid() bool {
-	switch r.kw {
-	case "POST":
-		return r.has("src")
-	case "FORK", "JOIN":
-		return r.has("par-tid")
-	}
-	return r.has("tid")
-}
+func (r *record) hasTid() bool { return r.has(r.tidKey()) }
 
 // A spec says which fields a keyword's line must have: integers in ints,
 // non-empty strings in strs. Other fields are optional.
