@@ -6,23 +6,30 @@ import (
 	"testing"
 	"time"
 
+	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/shuffle"
 	"github.com/licorice-dev/licorice/traces"
 )
 
-// run records one run of app and checks every op with traces.Validator.
-// It returns the result and the names the trace uses: handlers called,
+// run records one run of app and checks every op with traces.Validator
+// and with the exact AsyncClock engine, which rejects a trace that breaks
+// the causality model (an op ordered before one executed earlier). It
+// returns the result and the names the trace uses: handlers called,
 // fields, object ids and types.
 func run(t *testing.T, app *App, opts shuffle.Options) (shuffle.Result, map[string]bool) {
 	t.Helper()
 	syms := traces.NewSymbols()
 	val := traces.NewValidator(syms)
+	hb := asyncclock.New(syms, asyncclock.Config{})
 	seen := map[traces.Sym]bool{}
 	line := 1
 	res, err := shuffle.Run(context.Background(), app.Main, opts, syms, func(op *traces.Op) error {
 		line++
 		if err := val.Check(op, line); err != nil {
 			return fmt.Errorf("invalid trace: %w", err)
+		}
+		if err := hb.Step(op, line); err != nil {
+			return fmt.Errorf("trace inconsistent with the causality model: %w", err)
 		}
 		switch op.Kind {
 		case traces.Call:
@@ -35,6 +42,9 @@ func run(t *testing.T, app *App, opts shuffle.Options) (shuffle.Result, map[stri
 		}
 		return nil
 	})
+	if err == nil {
+		err = hb.Finish()
+	}
 	if err != nil {
 		t.Fatalf("%s seed %d: %v", app.Name, opts.Seed, err)
 	}
