@@ -533,3 +533,36 @@ func TestNoGoroutineLeak(t *testing.T) {
 		t.Errorf("%d goroutines before the runs, %d after", before, n)
 	}
 }
+
+// TestShuffleReorders checks that shuffling swaps two posts that the
+// model leaves unordered (from two threads) for some seeds, never swaps
+// two posts of one thread, and that unshuffled runs keep their natural
+// order.
+func TestShuffleReorders(t *testing.T) {
+	orders := func(shuffled bool) map[string]int {
+		seen := map[string]int{}
+		for seed := range int64(40) {
+			p := &queueProgram{}
+			record(t, func(rt *Runtime) {
+				p.rt = rt
+				rt.Main().PostDelayed(p.d, time.Hour) // keeps the queue from being empty
+				rt.Go("w1", func() { rt.Sleep(10 * time.Millisecond); rt.Main().Post(p.a) })
+				rt.Go("w2", func() { rt.Sleep(11 * time.Millisecond); rt.Main().Post(p.b); rt.Main().Post(p.c) })
+			}, Options{Seed: seed, Actions: 1, Shuffle: shuffled, Preempt: -1})
+			seen[strings.Join(p.log, "")]++
+		}
+		return seen
+	}
+	if got := orders(false); len(got) != 1 || got["abc"] != 40 {
+		t.Errorf("unshuffled orders %v, want abc only", got)
+	}
+	got := orders(true)
+	if got["bca"] == 0 || got["abc"] == 0 {
+		t.Errorf("shuffled orders %v, want both abc and bca", got)
+	}
+	for o := range got {
+		if strings.Index(o, "b") > strings.Index(o, "c") {
+			t.Errorf("shuffled order %s puts c, posted after b by the same thread, first", o)
+		}
+	}
+}
