@@ -371,7 +371,7 @@ func TestCrash(t *testing.T) {
 // TestAppPanic checks that a bug in the app's Go code is an error of Run.
 func TestAppPanic(t *testing.T) {
 	r := record(t, func(rt *Runtime) {
-		rt.Main().Post(func() { var m map[string]int; m["x"] = 1 })
+		rt.Main().Post(func() { panic("a bug in the app") })
 	}, Options{Seed: 1})
 	if r.err == nil || !strings.Contains(r.err.Error(), "panicked") {
 		t.Fatalf("err = %v, want a panic", r.err)
