@@ -197,39 +197,170 @@ type constantsJSON struct {
 	S []invariants.Value `json:"s,omitempty"`
 }
 
-// Encode writes the spec as canonical JSON: handlers by name, conditions in
-// the learner's order (by data, then template), maps by key, indented.
-// The same spec gives the same bytes.
+// Encode writes the spec as canonical JSON, laid out for reading: one
+// condition, template, datum state or pair state per line; handlers by
+// name, conditions in the learner's order (by data, then template), maps by
+// key. The same spec gives the same bytes.
 func (sp *Spec) Encode(w io.Writer) error {
-	j := specJSON{Version: SpecVersion, Params: sp.Params, Traces: sp.Traces, Templates: sp.Templates, Handlers: []handlerJSON{}}
-	for _, h := range sp.Handlers {
-		hj := handlerJSON{Handler: h.Name, Samples: h.Samples, Traces: h.Traces, Conditions: []conditionJSON{}, State: h.State}
-		for _, c := range h.Conditions {
-			cj := conditionJSON{
-				Text: c.Text(), Template: c.Template, Vars: c.Vars, Support: c.Support,
-				Confidence: roundConfidence(c.Confidence), Disabled: c.Disabled, Pinned: c.Pinned,
-			}
-			var k constantsJSON
-			if c.A.Kind() != invariants.Absent {
-				k.A = &c.A
-			}
-			if c.B.Kind() != invariants.Absent {
-				k.B = &c.B
-			}
-			k.S = c.Set
-			if k.A != nil || k.B != nil || k.S != nil {
-				cj.Constants = &k
-			}
-			hj.Conditions = append(hj.Conditions, cj)
+	e := &specWriter{}
+	e.line(0, "{")
+	e.field(1, "licorice_spec", SpecVersion, ",")
+	e.field(1, "params", sp.Params, ",")
+	e.field(1, "traces", sp.Traces, ",")
+	if len(sp.Templates) > 0 {
+		e.line(1, `"templates": [`)
+		for i, d := range sp.Templates {
+			e.item(2, d, comma(i, len(sp.Templates)))
 		}
-		j.Handlers = append(j.Handlers, hj)
+		e.line(1, "],")
 	}
-	b, err := json.MarshalIndent(&j, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode spec: %w", err)
+	if len(sp.Handlers) == 0 {
+		e.line(1, `"handlers": []`)
+	} else {
+		e.line(1, `"handlers": [`)
+		for i, h := range sp.Handlers {
+			e.handler(h, comma(i, len(sp.Handlers)))
+		}
+		e.line(1, "]")
 	}
-	_, err = w.Write(append(b, '\n'))
+	e.line(0, "}")
+	if e.err != nil {
+		return fmt.Errorf("encode spec: %w", e.err)
+	}
+	_, err := w.Write(e.buf.Bytes())
 	return err
+}
+
+func comma(i, n int) string {
+	if i < n-1 {
+		return ","
+	}
+	return ""
+}
+
+// specWriter lays out a spec's JSON.
+type specWriter struct {
+	buf bytes.Buffer
+	err error
+}
+
+func (e *specWriter) line(depth int, s string) {
+	for range depth {
+		e.buf.WriteString("  ")
+	}
+	e.buf.WriteString(s)
+	e.buf.WriteByte('\n')
+}
+
+// compact returns v as one line of JSON, spaced after ':' and ',', without
+// HTML escapes.
+func (e *specWriter) compact(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil && e.err == nil {
+		e.err = err
+	}
+	return spaced(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+// spaced inserts a space after every ':' and ',' outside strings.
+func spaced(b []byte) string {
+	var out strings.Builder
+	inString, escaped := false, false
+	for _, c := range b {
+		out.WriteByte(c)
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ':' || c == ','):
+			out.WriteByte(' ')
+		}
+	}
+	return out.String()
+}
+
+func (e *specWriter) field(depth int, key string, v any, end string) {
+	e.line(depth, e.compact(key)+": "+e.compact(v)+end)
+}
+
+func (e *specWriter) item(depth int, v any, end string) { e.line(depth, e.compact(v)+end) }
+
+func (e *specWriter) handler(h *Handler, end string) {
+	e.line(2, "{")
+	e.field(3, "handler", h.Name, ",")
+	e.field(3, "samples", h.Samples, ",")
+	e.field(3, "traces", h.Traces, ",")
+	last := ","
+	if h.State == nil {
+		last = ""
+	}
+	if len(h.Conditions) == 0 {
+		e.line(3, `"conditions": []`+last)
+	} else {
+		e.line(3, `"conditions": [`)
+		for i, c := range h.Conditions {
+			e.item(4, conditionToJSON(c), comma(i, len(h.Conditions)))
+		}
+		e.line(3, "]"+last)
+	}
+	if st := h.State; st != nil {
+		e.line(3, `"state": {`)
+		parts := 1
+		if len(st.Vars) > 0 {
+			parts++
+		}
+		if len(st.Pairs) > 0 {
+			parts++
+		}
+		part := 1
+		e.field(4, "samples", st.Samples, comma(0, parts))
+		if len(st.Vars) > 0 {
+			part++
+			e.line(4, `"vars": {`)
+			names := make([]string, 0, len(st.Vars))
+			for n := range st.Vars {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			for i, n := range names {
+				e.field(5, n, st.Vars[n], comma(i, len(names)))
+			}
+			e.line(4, "}"+comma(part-1, parts))
+		}
+		if len(st.Pairs) > 0 {
+			e.line(4, `"pairs": [`)
+			for i, p := range st.Pairs {
+				e.item(5, p, comma(i, len(st.Pairs)))
+			}
+			e.line(4, "]")
+		}
+		e.line(3, "}")
+	}
+	e.line(2, "}"+end)
+}
+
+func conditionToJSON(c *Condition) conditionJSON {
+	cj := conditionJSON{
+		Text: c.Text(), Template: c.Template, Vars: c.Vars, Support: c.Support,
+		Confidence: roundConfidence(c.Confidence), Disabled: c.Disabled, Pinned: c.Pinned,
+	}
+	var k constantsJSON
+	if c.A.Kind() != invariants.Absent {
+		k.A = &c.A
+	}
+	if c.B.Kind() != invariants.Absent {
+		k.B = &c.B
+	}
+	k.S = c.Set
+	if k.A != nil || k.B != nil || k.S != nil {
+		cj.Constants = &k
+	}
+	return cj
 }
 
 // roundConfidence keeps 12 significant digits, so the file reads well and

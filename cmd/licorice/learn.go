@@ -1,0 +1,167 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/licorice-dev/licorice/internal/progress"
+	"github.com/licorice-dev/licorice/invariants"
+	"github.com/licorice-dev/licorice/learn"
+	"github.com/spf13/cobra"
+)
+
+func newLearnCmd() *cobra.Command {
+	var (
+		out        string
+		templates  string
+		limit      float64
+		minSamples int64
+		jobs       int
+		daikon     string
+	)
+	cmd := &cobra.Command{
+		Use:   "learn TRACE|DIR... -o SPEC",
+		Short: "Learn the preconditions of every event handler from correct traces",
+		Long: `Learn reads training traces (correct, preferably schedule-shuffled executions,
+such as "licorice record" writes) and learns, for every event handler, the
+conditions it relies on: the atomic conditions over the shared data it reads
+live-in that held in every invocation and are unlikely to have held by chance
+(thesis §5.3). A directory stands for the traces in it.
+
+A trace with an error op is not a correct execution: it is skipped, and the
+summary lists it. An invalid trace stops the run with its file and line.
+
+The spec (JSON) lists per handler its conditions, each with its support (the
+samples it was checked on) and its confidence (1 minus the chance that it
+held by accident), and keeps the learning state, so that specs learned on
+shards combine with "licorice spec merge" into the spec of all the traces.
+Edit it freely: delete a condition or mark it "disabled": true, or
+"pinned": true to keep it through merges.
+
+Example:
+
+  licorice record --app mytracks --runs 50 -o train/
+  licorice learn train/ -o mytracks.spec.json
+  licorice spec show mytracks.spec.json
+
+The summary says how many traces were used and skipped, how many handlers
+and samples there were, and how many conditions of each kind were learned.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usageError{errors.New("learn: -o SPEC is required")}
+			}
+			if !(limit > 0 && limit <= 1) {
+				return usageError{fmt.Errorf("learn: --confidence %v: want a probability in (0, 1], such as 0.01", limit)}
+			}
+			if minSamples < 1 {
+				return usageError{fmt.Errorf("learn: --min-samples %d: want at least 1", minSamples)}
+			}
+			if jobs < 0 {
+				return usageError{fmt.Errorf("learn: -j %d: want 0 (one per CPU) or more", jobs)}
+			}
+			paths, err := learn.TracePaths(args)
+			if err != nil {
+				return usageError{fmt.Errorf("learn: %w", err)}
+			}
+			cat, err := invariants.LoadCatalog(templates)
+			if err != nil {
+				return err
+			}
+			bar := progress.New(cmd.ErrOrStderr(), "learn", "traces", int64(len(paths)))
+			res, err := learn.Learn(cmd.Context(), paths, learn.Options{
+				Catalog: cat, Limit: limit, MinSupport: minSamples, Workers: jobs,
+				Progress:    func(int) { bar.Add(1) },
+				KeepSamples: daikon != "",
+			})
+			bar.Done()
+			if err != nil {
+				return err
+			}
+			if out == "-" {
+				err = res.Spec.Encode(cmd.OutOrStdout())
+			} else {
+				err = res.Spec.WriteFile(out)
+			}
+			if err != nil {
+				return err
+			}
+			if daikon != "" {
+				if err := learn.WriteDaikon(daikon, res); err != nil {
+					return err
+				}
+			}
+			w := cmd.OutOrStdout()
+			if out == "-" {
+				w = cmd.ErrOrStderr()
+			}
+			printLearnSummary(w, res, out, daikon)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&out, "out", "o", "", `the spec file to write ("-": standard output)`)
+	fl.StringVar(&templates, "templates", "", "a file of user templates to try besides the built-ins (see 'licorice templates')")
+	fl.Float64Var(&limit, "confidence", invariants.DefaultLimit,
+		"the largest chance that a condition held by accident; 0.01 is 99% confidence")
+	fl.Int64Var(&minSamples, "min-samples", invariants.DefaultMinSupport, "the fewest samples a condition must have been checked on")
+	fl.IntVarP(&jobs, "jobs", "j", 0, "traces to read at once (0: one per CPU)")
+	fl.StringVar(&daikon, "emit-daikon", "", "also write the samples as Daikon .decls/.dtrace files to this directory")
+	return cmd
+}
+
+// printLearnSummary says what was learned from what.
+func printLearnSummary(w io.Writer, res *learn.Result, out, daikon string) {
+	for _, s := range res.Skipped {
+		fmt.Fprintf(w, "skipped %s:%d: not a correct execution: %s\n", s.Path, s.Line, s.Msg)
+	}
+	sp := res.Spec
+	kinds := map[string]int{}
+	n := 0
+	for _, c := range sp.Conditions() {
+		kinds[c.Template]++
+		n++
+	}
+	fmt.Fprintf(w, "learned %s for %s from %s (%s); %s skipped\n",
+		count(n, "condition"), count(len(sp.Handlers), "handler"), count(res.Traces, "trace"),
+		count(int(res.Samples), "sample"), count(len(res.Skipped), "trace"))
+	if n > 0 {
+		var parts []string
+		for _, t := range sp.Catalog().Templates() {
+			if k := kinds[t.Name]; k > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", t.Name, k))
+			}
+		}
+		fmt.Fprintf(w, "conditions by kind: %s\n", strings.Join(parts, ", "))
+	}
+	if silent := handlersWithout(sp); len(silent) > 0 {
+		fmt.Fprintf(w, "%s without conditions\n", count(len(silent), "handler"))
+	}
+	if out != "-" {
+		fmt.Fprintf(w, "wrote %s\n", out)
+	}
+	if daikon != "" {
+		fmt.Fprintf(w, "wrote Daikon files to %s\n", daikon)
+	}
+}
+
+func handlersWithout(sp *learn.Spec) []string {
+	var out []string
+	for _, h := range sp.Handlers {
+		if !slices.ContainsFunc(h.Conditions, func(c *learn.Condition) bool { return !c.Disabled }) {
+			out = append(out, h.Name)
+		}
+	}
+	return out
+}
+
+// count writes n and the noun, plural unless n is 1: "1 trace", "2 traces".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateLearn = flag.Bool("update-learn", false, "rewrite the golden files of the learn, spec and templates commands")
+
+// learnCLI runs licorice with args and returns what it printed and its
+// exit status, as run would.
+func learnCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	root := newRootCmd()
+	var out, errb bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	var ee *exitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.code
+		errb.WriteString(ee.msg + "\n")
+	case isUsageError(err):
+		code = 2
+		errb.WriteString(err.Error() + "\n")
+	default:
+		code = 1
+		errb.WriteString(err.Error() + "\n")
+	}
+	return out.String(), errb.String(), code
+}
+
+func learnGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "learn", name)
+	if *updateLearn {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update-learn to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run with -update-learn to accept):\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+const (
+	boxTrace     = "testdata/learn/box.jsonl"
+	erroredTrace = "testdata/learn/errored.jsonl"
+)
+
+func TestLearnCommand(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "box.spec.json")
+	out, errs, code := learnCLI(t, "learn", boxTrace, erroredTrace, "-o", spec, "--templates", "testdata/learn/templates.json", "-j", "2")
+	if code != 0 {
+		t.Fatalf("learn: status %d: %s", code, errs)
+	}
+	learnGolden(t, "learn.golden", strings.ReplaceAll(out, dir, "DIR"))
+	data, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	learnGolden(t, "box.spec.json", string(data))
+
+	out, _, code = learnCLI(t, "spec", "show", spec, "-v")
+	if code != 0 {
+		t.Fatalf("spec show: status %d", code)
+	}
+	learnGolden(t, "show.golden", out)
+
+	// Learning to standard output gives the same spec, and the summary
+	// goes to standard error.
+	out, errs, code = learnCLI(t, "learn", boxTrace, erroredTrace, "-o", "-", "--templates", "testdata/learn/templates.json")
+	if code != 0 || out != string(data) || !strings.Contains(errs, "learned ") {
+		t.Errorf("learn -o -: status %d, spec equal %v, stderr %q", code, out == string(data), errs)
+	}
+}
+
+func TestLearnCommandErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{[]string{"learn", boxTrace}, 2, "-o SPEC is required"},
+		{[]string{"learn", "-o", "x.json"}, 2, "requires at least 1 arg"},
+		{[]string{"learn", boxTrace, "-o", "x.json", "--confidence", "2"}, 2, "--confidence 2"},
+		{[]string{"learn", boxTrace, "-o", "x.json", "--min-samples", "0"}, 2, "--min-samples 0"},
+		{[]string{"learn", "testdata/learn/nope.jsonl", "-o", "x.json"}, 2, "nope.jsonl"},
+		{[]string{"learn", "testdata", "-o", "x.json"}, 2, "no trace files"},
+		{[]string{"learn", boxTrace, "-o", "x.json", "--templates", "testdata/learn/bad-templates.json"}, 1, "bad-templates.json:3:"},
+		{[]string{"spec", "show", "testdata/learn/box.jsonl"}, 1, "box.jsonl"},
+		{[]string{"spec", "show", "testdata/learn/box.spec.json", "--handler", "tick"}, 1, "did you mean Box.tick?"},
+		{[]string{"spec", "merge", "testdata/learn/box.spec.json"}, 2, "-o SPEC is required"},
+	}
+	for _, tc := range tests {
+		_, errs, code := learnCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%q: status %d, stderr %q; want status %d and %q", tc.args, code, errs, tc.code, tc.want)
+		}
+	}
+	if _, err := os.Stat("x.json"); err == nil {
+		os.Remove("x.json")
+		t.Error("a failed learn wrote its output")
+	}
+}
+
+func TestSpecMergeCommand(t *testing.T) {
+	dir := t.TempDir()
+	all, a, b, merged := filepath.Join(dir, "all.json"), filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "m.json")
+	for _, run := range [][]string{
+		{"learn", boxTrace, erroredTrace, "-o", all},
+		{"learn", boxTrace, "-o", a},
+		{"learn", erroredTrace, "-o", b},
+	} {
+		if _, errs, code := learnCLI(t, run...); code != 0 {
+			t.Fatalf("%q: %s", run, errs)
+		}
+	}
+	out, errs, code := learnCLI(t, "spec", "merge", a, b, "-o", merged)
+	if code != 0 {
+		t.Fatalf("merge: %s", errs)
+	}
+	if want := "merged 2 specs (1 trace): 4 conditions for 1 handler; wrote " + merged + "\n"; out != want {
+		t.Errorf("merge said %q, want %q", out, want)
+	}
+	x, _ := os.ReadFile(all)
+	y, _ := os.ReadFile(merged)
+	if !bytes.Equal(x, y) {
+		t.Error("merged spec differs from learning on all traces")
+	}
+}
+
+func TestTemplatesCommands(t *testing.T) {
+	out, _, code := learnCLI(t, "templates", "list", "--templates", "testdata/learn/templates.json")
+	if code != 0 {
+		t.Fatalf("list: status %d", code)
+	}
+	learnGolden(t, "templates-list.golden", out)
+
+	out, _, code = learnCLI(t, "templates", "check", "testdata/learn/templates.json")
+	if code != 0 || out != "testdata/learn/templates.json: ok, 2 templates (gap, small)\n" {
+		t.Errorf("check good file: status %d, %q", code, out)
+	}
+	out, errs, code := learnCLI(t, "templates", "check", "testdata/learn/bad-templates.json")
+	if code != 1 {
+		t.Errorf("check bad file: status %d", code)
+	}
+	learnGolden(t, "templates-check.golden", out+errs)
+}

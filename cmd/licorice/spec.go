@@ -1,0 +1,167 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/licorice-dev/licorice/learn"
+	"github.com/spf13/cobra"
+)
+
+func newSpecCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "spec",
+		Short: "Show and merge precondition specs (what 'licorice learn' writes)",
+		Long: `A spec is the JSON file "licorice learn" writes: per event handler, the
+preconditions it relies on, each with its support and confidence, and the
+learning state that lets specs learned on shards of the traces be merged.`,
+	}
+	cmd.AddCommand(newSpecShowCmd(), newSpecMergeCmd())
+	return cmd
+}
+
+func newSpecShowCmd() *cobra.Command {
+	var (
+		handler  string
+		disabled bool
+		verbose  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "show SPEC",
+		Short: "Print a spec's conditions, one per line",
+		Long: `Show prints the conditions of a spec, one per line, in canonical form:
+
+  TrackDetailActivity.onUpdateResults: this.dataHub != null
+  TrackDetailActivity.onTabSelected: this.tab in {0, 1, 2}
+
+Names are symbolic: "this" is the handler's receiver; other objects are
+named by their allocation site and creation order (Class.method:LINE#1),
+statics by their class, objects never seen allocated by their id (@o17).
+
+Example:
+
+  licorice spec show mytracks.spec.json --handler TrackDetailActivity.onPause -v
+
+With -v each line ends with the condition's support (the samples it was
+checked on) and confidence (1 minus the chance it held by accident).
+Disabled conditions are left out unless --disabled is given.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sp, err := learn.ReadSpecFile(args[0])
+			if err != nil {
+				return err
+			}
+			hs := sp.Handlers
+			if handler != "" {
+				h := sp.Handler(handler)
+				if h == nil {
+					return fmt.Errorf("spec show: %s has no handler %q%s", args[0], handler, suggestHandler(sp, handler))
+				}
+				hs = []*learn.Handler{h}
+			}
+			w := cmd.OutOrStdout()
+			for _, h := range hs {
+				for _, c := range h.Conditions {
+					if c.Disabled && !disabled {
+						continue
+					}
+					line := c.Text()
+					if verbose {
+						line += fmt.Sprintf("  [support %d, confidence %s]", c.Support, formatConfidence(c.Confidence))
+					}
+					if c.Disabled {
+						line += "  (disabled)"
+					}
+					if c.Pinned {
+						line += "  (pinned)"
+					}
+					fmt.Fprintln(w, line)
+				}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&handler, "handler", "", "show only this handler's conditions")
+	fl.BoolVar(&disabled, "disabled", false, "show disabled conditions too")
+	fl.BoolVarP(&verbose, "verbose", "v", false, "show each condition's support and confidence")
+	return cmd
+}
+
+// formatConfidence writes a confidence so that 0.99999999 does not read as 1.
+func formatConfidence(c float64) string {
+	if c >= 1 {
+		return "1"
+	}
+	s := fmt.Sprintf("%.4f", c)
+	if s == "1.0000" {
+		return "0.9999+"
+	}
+	return s
+}
+
+// suggestHandler names handlers that contain the one asked for.
+func suggestHandler(sp *learn.Spec, name string) string {
+	var near []string
+	for _, h := range sp.Handlers {
+		if strings.Contains(strings.ToLower(h.Name), strings.ToLower(name)) {
+			near = append(near, h.Name)
+		}
+	}
+	if len(near) == 0 || len(near) > 5 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(near, ", ") + "?)"
+}
+
+func newSpecMergeCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "merge SPEC... -o SPEC",
+		Short: "Combine specs learned on shards of the traces",
+		Long: `Merge combines specs learned on disjoint sets of training traces into the
+spec of all of them: the same, byte for byte, as learning on all the traces
+at once. So learning can be split across machines. The specs must have been
+learned with the same --confidence, --min-samples and --templates.
+
+A user's edits survive: a condition disabled (or deleted) in an input is
+disabled in the output; a pinned condition is kept.
+
+Example:
+
+  licorice learn train/a/ -o a.spec.json
+  licorice learn train/b/ -o b.spec.json
+  licorice spec merge a.spec.json b.spec.json -o all.spec.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usageError{errors.New("spec merge: -o SPEC is required")}
+			}
+			var specs []*learn.Spec
+			for _, path := range args {
+				sp, err := learn.ReadSpecFile(path)
+				if err != nil {
+					return err
+				}
+				specs = append(specs, sp)
+			}
+			merged, err := learn.Merge(specs...)
+			if err != nil {
+				return err
+			}
+			if out == "-" {
+				return merged.Encode(cmd.OutOrStdout())
+			}
+			if err := merged.WriteFile(out); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "merged %s (%s): %s for %s; wrote %s\n",
+				count(len(specs), "spec"), count(merged.Traces, "trace"), count(len(merged.Conditions()), "condition"),
+				count(len(merged.Handlers), "handler"), out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", `the spec file to write ("-": standard output)`)
+	return cmd
+}
