@@ -30,6 +30,9 @@ exact happens-before engine, AsyncClock, with a race detector of its own
 		newVersionCmd(),
 		newTracesCmd(),
 		newRecordCmd(),
+		newLearnCmd(),
+		newSpecCmd(),
+		newTemplatesCmd(),
 	)
 	return root
 }
