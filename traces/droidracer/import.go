@@ -220,7 +220,9 @@ func (im *importer) begin(th *thread) error {
 		return err
 	}
 	for _, q := range im.p.attachAtBegin[k] {
-		im.note(adjQueueAttachedEarly, im.cur)
+		if !im.p.idleQueue[q] {
+			im.note(adjQueueAttachedEarly, im.cur)
+		}
 		if err := im.attach(th, q); err != nil {
 			return err
 		}

@@ -299,7 +299,7 @@ func TestImportMapping(t *testing.T) {
 			adj: []adjKind{adjTriggerWithoutEnable},
 		},
 		{
-			name: "idle handler: ADD (no tid) on the queue's looper, QUEUE_IDLE in the idle message",
+			name: "idle handler: ADD (no tid) on the queue's looper, QUEUE_IDLE in an idle message on a queue of its own",
 			log: looper + lines(
 				"5 CALL tid:1\t msg:1",
 				"6 ADD_IDLE_HANDLER idler:7 queue:100",
@@ -310,14 +310,17 @@ func TestImportMapping(t *testing.T) {
 				"11 RET tid:1\t msg:2",
 				"12 REMOVE_IDLE_HANDLER idler:7 queue:100",
 				"13 ADD_IDLE_HANDLER idler:8 queue:999"),
-			want: looperOps + `{"op":"thread_begin","t":"sender#5","src":"droidracer:5"}
+			want: `{"op":"thread_begin","t":"t1","kind":"looper","src":"droidracer:2"}
+{"op":"attach","t":"t1","q":"q100/idle","src":"droidracer:2"}
+{"op":"attach","t":"t1","q":"q100","src":"droidracer:3"}
+{"op":"thread_begin","t":"sender#5","src":"droidracer:5"}
 {"op":"send","t":"sender#5","q":"q100","e":"m1","src":"droidracer:5"}
 {"op":"thread_end","t":"sender#5","src":"droidracer:5"}
 {"op":"begin","t":"m1","thread":"t1","src":"droidracer:5"}
 {"op":"signal","t":"m1","m":"idle@6","src":"droidracer:6"}
 {"op":"end","t":"m1","src":"droidracer:7"}
 {"op":"wait","t":"t1","m":"idle@6","src":"droidracer:10"}
-{"op":"send","t":"t1","q":"q100","e":"m2","src":"droidracer:8"}
+{"op":"send","t":"t1","q":"q100/idle","e":"m2","src":"droidracer:8"}
 {"op":"begin","t":"m2","thread":"t1","src":"droidracer:9"}
 {"op":"wait","t":"m2","m":"idle@6","src":"droidracer:10"}
 {"op":"end","t":"m2","src":"droidracer:11"}

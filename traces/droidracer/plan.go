@@ -1,6 +1,8 @@
 package droidracer
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -23,6 +25,7 @@ type plan struct {
 	attachAt      map[int]string         // ATTACH-Q or LOOP record -> the queue attached there
 	attachAtBegin map[threadKey][]string // looper -> queues it attaches when it begins
 	queueOwner    map[string]threadKey   // queue -> its looper
+	idleQueue     map[string]bool        // the queues of idle handler runs
 
 	signals   map[int]string     // record -> the handle its op signals
 	waits     map[int][]string   // record -> the handles its op waits on (present even if none)
@@ -70,7 +73,7 @@ func (l *Log) makePlan() *plan {
 		looper: map[threadKey]bool{}, callTid: map[int64]int64{}, queue: map[int64]string{},
 		postRec: map[int64]int{}, nested: map[int64]int64{}, lastRec: map[threadKey]int{},
 		owner: map[int]int64{}, attachAt: map[int]string{}, attachAtBegin: map[threadKey][]string{},
-		queueOwner: map[string]threadKey{}, signals: map[int]string{}, waits: map[int][]string{},
+		queueOwner: map[string]threadKey{}, idleQueue: map[string]bool{}, signals: map[int]string{}, waits: map[int][]string{},
 		postWaits: map[int][]postWait{},
 	}
 	inBracket := map[int64]bool{}
@@ -88,6 +91,7 @@ func (l *Log) makePlan() *plan {
 		}
 	}
 	var queues []*queuePlan
+	idle := map[int64]bool{}             // messages that run idle handlers
 	byAddr := map[int64]*queuePlan{}     // queue address -> its latest queue
 	serves := map[threadKey]*queuePlan{} // looper -> the queue it serves now
 	newQueue := func(name string, owner threadKey, line int) *queuePlan {
@@ -195,6 +199,10 @@ func (l *Log) makePlan() *plan {
 			if qp.firstUse < 0 || use < qp.firstUse {
 				qp.firstUse = use
 			}
+		case "QUEUE_IDLE":
+			if msg, running := curMsg[tid]; running && depth[tid] == 0 {
+				idle[msg] = true
+			}
 		case "RET":
 			if depth[tid] > 0 {
 				depth[tid]--
@@ -224,6 +232,23 @@ func (l *Log) makePlan() *plan {
 			}
 		}
 	}
+	// Android runs idle handlers between messages, when the queue is idle,
+	// not as messages of the queue; DroidRacer makes up a message for each
+	// run. Such messages go to a queue of their own on the same looper, so
+	// that they are not in FIFO order with the queue's real messages.
+	idleQueues := map[string]string{}
+	for _, msg := range slices.Sorted(maps.Keys(idle)) {
+		q := p.queue[msg]
+		iq, ok := idleQueues[q]
+		if !ok {
+			iq = q + "/idle"
+			idleQueues[q] = iq
+			p.idleQueue[iq] = true
+			owner := p.looperOf(queues, q)
+			queues = append(queues, &queuePlan{name: iq, owner: owner, line: -1, firstUse: -1})
+		}
+		p.queue[msg] = iq
+	}
 	// A queue is attached at its ATTACH-Q or LOOP line, unless the log
 	// uses it before (or never attaches it): then when its looper begins.
 	for _, qp := range queues {
@@ -235,6 +260,16 @@ func (l *Log) makePlan() *plan {
 		}
 	}
 	return p
+}
+
+// looperOf returns the looper of the queue named q.
+func (p *plan) looperOf(queues []*queuePlan, q string) threadKey {
+	for _, qp := range queues {
+		if qp.name == q {
+			return qp.owner
+		}
+	}
+	return threadKey{}
 }
 
 // countPrefix counts the queues named name or name#n.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/traces"
 )
 
@@ -162,6 +163,16 @@ func TestImportRealLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden(t, rl.app+".summary.golden", text.Bytes())
+
+			// The trace is consistent with the causality model: the exact
+			// engine finds no rule it contradicts.
+			r, err = traces.NewReader(bytes.NewReader(trace), traces.WithName(rl.app+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := asyncclock.Run(context.Background(), r, asyncclock.Config{}, nil); err != nil {
+				t.Errorf("the imported trace contradicts the causality model: %v", err)
+			}
 
 			// What "licorice traces stat" says of the imported trace.
 			r, err = traces.NewReader(bytes.NewReader(trace), traces.WithName(rl.app+".jsonl"))
