@@ -91,11 +91,16 @@ func TestMain(m *testing.M) {
 
 func learnSpec(t testing.TB, paths []string, opts Options) *Spec {
 	t.Helper()
+	return learnResult(t, paths, opts).Spec
+}
+
+func learnResult(t testing.TB, paths []string, opts Options) *Result {
+	t.Helper()
 	res, err := Learn(context.Background(), paths, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Spec
+	return res
 }
 
 func encode(t testing.TB, sp *Spec) []byte {
