@@ -17,7 +17,7 @@ func TestTracesImport(t *testing.T) {
 	if code != 0 || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "written: 10356 ops; 4 threads (1 loopers), 43 native brackets, 176 events") {
+	if !strings.Contains(stderr, "written: 10357 ops; 4 threads (1 loopers), 43 native brackets, 176 events") {
 		t.Errorf("summary:\n%s", stderr)
 	}
 	if _, stderr, code := tracesCLI(t, nil, "traces", "validate", out); code != 0 {
