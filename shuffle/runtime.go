@@ -84,6 +84,9 @@ type Result struct {
 	Events  int           // events sent
 	Actions int           // monkey actions performed
 	End     time.Duration // virtual time at the end
+	// Switches counts how often the baton passed from one thread's
+	// goroutine to another's: the main cost of a run besides recording.
+	Switches int64
 	// Crash is the message of the error op that ended the run ("" if the
 	// run is a correct execution).
 	Crash string
@@ -124,6 +127,7 @@ type Runtime struct {
 	counter  struct{ event, obj, handle, lock, thread int }
 
 	ops      int64
+	switches int64
 	events   int
 	over     bool   // no more scheduling: the run is ending
 	crash    string // the error that ended the run
@@ -165,7 +169,7 @@ func Run(ctx context.Context, main func(rt *Runtime), opts Options, syms *traces
 	rt.start(main)
 	<-rt.finished
 	rt.killAll()
-	res := Result{Ops: rt.ops, Events: rt.events, Actions: rt.monkey.done, End: rt.now, Crash: rt.crash}
+	res := Result{Ops: rt.ops, Events: rt.events, Actions: rt.monkey.done, End: rt.now, Crash: rt.crash, Switches: rt.switches}
 	if rt.err == nil && ctx.Err() != nil {
 		rt.err = ctx.Err()
 	}

@@ -145,6 +145,7 @@ func (t *task) switchAway() {
 // handoff runs next and parks t until it is woken again.
 func (t *task) handoff(next *task) {
 	rt := t.rt
+	rt.switches++
 	rt.cur = next
 	next.wake <- struct{}{}
 	<-t.wake

@@ -90,7 +90,7 @@ func (g *geckoApp) onLocaleChanged() {
 	rt := g.Runtime()
 	l := locales[g.choice.Add(1)%int64(len(locales))]
 	g.locale.language.Set(l[0])
-	rt.Sleep(20 * time.Microsecond) // persist the preference
+	rt.Sleep(40 * time.Microsecond) // persist the preference
 	g.locale.country.Set(l[1])
 }
 
@@ -105,7 +105,8 @@ func (g *geckoApp) onScroll() {
 	g.scrollY.Add(g.Runtime().Rand().Int64N(400) - 200)
 }
 
-// onDrawFrame composites a frame every 16ms on the compositor thread.
+// onDrawFrame composites a frame every other vsync (30 frames a second)
+// on the compositor thread.
 func (r *layerRenderer) onDrawFrame() {
 	rt := r.Runtime()
 	lang := r.app.locale.language.Get()
@@ -115,5 +116,5 @@ func (r *layerRenderer) onDrawFrame() {
 	r.app.scrollY.Get()
 	r.frames.Add(1)
 	rt.Sleep(2 * time.Millisecond)
-	r.app.compositor.PostDelayed(r.onDrawFrame, 16*time.Millisecond)
+	r.app.compositor.PostDelayed(r.onDrawFrame, 31*time.Millisecond)
 }
