@@ -255,6 +255,33 @@ func reportRates(b *testing.B, start time.Time, cpu time.Duration) {
 	}
 }
 
+// BenchmarkDecodeKnownStrings reads the .lct trace into a table that
+// already holds its strings, as when one table is shared by many traces of
+// one program: the decoder's own speed, without adding new strings.
+func BenchmarkDecodeKnownStrings(b *testing.B) {
+	_, _, _, data := benchTrace(b)
+	syms := NewSymbols()
+	if _, err := decode(data[LCT], WithoutValidation(), WithSymbols(syms)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	start, cpu := time.Now(), cpuTime()
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(data[LCT]), WithoutValidation(), WithSymbols(syms))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var op Op
+		for r.Next(&op) == nil {
+		}
+		if r.Count() != benchN {
+			b.Fatalf("read %d ops", r.Count())
+		}
+		r.Close()
+	}
+	reportRates(b, start, cpu)
+}
+
 type countWriter struct{ n int64 }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }

@@ -241,10 +241,6 @@ func (d *jsonlDecoder) readRawLine() ([]byte, error) {
 	}
 }
 
-func (d *jsonlDecoder) lineErr(format string, args ...any) *LineError {
-	return &LineError{Line: d.lineNo, Msg: fmt.Sprintf(format, args...)}
-}
-
 func (d *jsonlDecoder) readHeader() (Header, error) {
 	line, err := d.readLine()
 	if err == io.EOF {
@@ -840,7 +836,9 @@ func (p *fieldParser) fill(op *Op) *LineError {
 			}
 		}
 		if p.has(keyTarget) {
-			op.Target, le = p.integer(keyTarget)
+			if op.Target, le = p.integer(keyTarget); le != nil {
+				return le // le is this case's own: the check after the switch would miss it
+			}
 		}
 	case Error:
 		op.Name, le = p.text(keyMsg)

@@ -186,6 +186,17 @@ func (e *lctEncoder) float(v float64) {
 }
 
 func (e *lctEncoder) ts(v float64) {
+	// Keep the previous scale if v has one there: 12 after 10.25 is 1200
+	// hundredths, a small delta, rather than a change of scale.
+	if k := e.tsK; k >= 0 {
+		if m := v * pow10[k]; math.Abs(m) < 1<<53 {
+			if n := int64(math.Round(m)); float64(n)/pow10[k] == v && !(n == 0 && math.Signbit(v)) {
+				e.uvarint(zigzag(n-e.tsN)<<2 | tsDelta)
+				e.tsN = n
+				return
+			}
+		}
+	}
 	n, k, ok := decimalOf(v)
 	switch {
 	case !ok:
@@ -589,29 +600,45 @@ func (d *lctDecoder) internBlock() {
 	d.symMap = append(d.symMap[:0], make([]Sym, len(d.strs))...)
 }
 
-// symAt returns the Sym of block-local string i.
+// symAt returns the Sym of block-local string i. Its common case (a string
+// the block has used before) is inlined.
 func (d *lctDecoder) symAt(i uint64) Sym {
-	if i >= uint64(len(d.symMap)) {
+	if i < uint64(len(d.symMap)) && d.symMap[i] != NoSym {
+		return d.symMap[i]
+	}
+	return d.symFirst(i)
+}
+
+// symFirst is symAt for index 0, an index out of range, or a string not
+// interned yet.
+func (d *lctDecoder) symFirst(i uint64) Sym {
+	switch {
+	case i == 0:
+		return NoSym
+	case i >= uint64(len(d.symMap)):
 		d.fail("string index out of range")
 		return NoSym
 	}
-	y := d.symMap[i]
-	if y == NoSym && i != 0 {
-		y = d.syms.InternBytes(d.strs[i])
-		d.symMap[i] = y
-	}
+	y := d.syms.InternBytes(d.strs[i])
+	d.symMap[i] = y
 	return y
 }
 
 func (d *lctDecoder) uvarint() uint64 {
-	if d.pos < len(d.raw) && d.raw[d.pos] < 0x80 {
-		d.pos++
-		return uint64(d.raw[d.pos-1])
+	if p := d.pos; p < len(d.raw) {
+		if c := d.raw[p]; c < 0x80 {
+			d.pos = p + 1
+			return uint64(c)
+		}
 	}
 	return d.uvarintSlow()
 }
 
 func (d *lctDecoder) uvarintSlow() uint64 {
+	if p := d.pos; p+1 < len(d.raw) && d.raw[p+1] < 0x80 { // two bytes
+		d.pos += 2
+		return uint64(d.raw[p]&0x7f) | uint64(d.raw[p+1])<<7
+	}
 	v, n := binary.Uvarint(d.raw[d.pos:])
 	if n <= 0 {
 		if n == 0 {
@@ -642,16 +669,6 @@ func (d *lctDecoder) id() Sym {
 		d.fail("empty id")
 	}
 	return y
-}
-
-func (d *lctDecoder) byte1() byte {
-	if d.pos >= len(d.raw) {
-		d.fail("op cut short")
-		return 0
-	}
-	c := d.raw[d.pos]
-	d.pos++
-	return c
 }
 
 func (d *lctDecoder) raw64() float64 {
@@ -700,122 +717,211 @@ func (d *lctDecoder) ts() float64 {
 		d.fail("bad ts encoding")
 		return 0
 	}
+	if d.tsK == 0 {
+		return float64(d.tsN)
+	}
 	return float64(d.tsN) / pow10[d.tsK]
 }
 
-// decodeOp decodes the next op of the block into op.
+// kindAux marks the kinds whose ops have an aux byte; kindFields is how
+// many uvarints follow it at least (the value, ts and src not counted).
+var (
+	kindAux = [numKinds]bool{ThreadBegin: true, Send: true, Read: true, Write: true, Relate: true, Branch: true}
+
+	kindFields = [numKinds]uint8{
+		ThreadBegin: 1, Fork: 1, Join: 1, Attach: 1, Send: 2, Remove: 1, Begin: 1,
+		Signal: 1, Wait: 1, Lock: 1, Unlock: 1, Call: 1, Ret: 1, Alloc: 3,
+		Read: 2, Write: 2, Relate: 4, Branch: 4, Error: 1,
+	}
+)
+
+// Positions past the end of a block that uvarintAt returns for errors.
+const (
+	posCutShort  = 1 // the payload ends inside the uvarint
+	posBadVarint = 2 // the uvarint overflows 64 bits
+)
+
+// uvarintAt decodes the uvarint at b[p:] and returns it with the position
+// after it, or a position past len(b) (len(b)+posCutShort or
+// len(b)+posBadVarint) on error; given such a position it returns it.
+func uvarintAt(b []byte, p int) (uint64, int) {
+	if p > len(b) {
+		return 0, p
+	}
+	if p+1 < len(b) && b[p+1] < 0x80 { // two bytes, the usual slow case
+		return uint64(b[p]&0x7f) | uint64(b[p+1])<<7, p + 2
+	}
+	v, n := binary.Uvarint(b[p:])
+	switch {
+	case n == 0:
+		return 0, len(b) + posCutShort
+	case n < 0:
+		return 0, len(b) + posBadVarint
+	}
+	return v, p + n
+}
+
+// decodeOp decodes the next op of the block into op. Its fixed fields are
+// uvarints, decoded in one tight loop; the value, ts and src follow.
 func (d *lctDecoder) decodeOp(op *Op) error {
 	*op = Op{}
 	d.bad = ""
-	if d.pos >= len(d.raw) {
+	b, p := d.raw, d.pos
+	if p >= len(b) {
 		return d.corrupt("block %d ends before its last op", d.blocks)
 	}
-	head := d.raw[d.pos]
-	d.pos++
-	op.Kind = Kind(head & headKind)
-	if !op.Kind.Valid() {
-		return d.corrupt("unknown op kind %d", op.Kind)
+	head := b[p]
+	p++
+	kind := Kind(head & headKind)
+	if !kind.Valid() {
+		d.pos = p
+		return d.corrupt("unknown op kind %d", kind)
 	}
+	op.Kind = kind
 	if head&headSameTask == 0 {
-		d.prevTask = d.uvarint()
+		if p < len(b) && b[p] < 0x80 {
+			d.prevTask = uint64(b[p])
+			p++
+		} else {
+			d.prevTask, p = uvarintAt(b, p)
+		}
+	}
+	var aux byte
+	n := int(kindFields[kind])
+	if kindAux[kind] {
+		if p < len(b) {
+			aux = b[p]
+			p++
+		} else if p == len(b) {
+			p += posCutShort
+		}
+		switch kind {
+		case Send:
+			if SendKind(aux&3) != AtFront {
+				n++ // the delay or at
+			}
+		case Read, Write:
+			if vk := ValueKind(aux & 7); vk == RefValue || vk == IntValue || vk == StringValue {
+				n++ // the value
+			}
+		}
+	}
+	var f [5]uint64
+	for i := range n {
+		if p < len(b) && b[p] < 0x80 {
+			f[i] = uint64(b[p])
+			p++
+		} else {
+			f[i], p = uvarintAt(b, p)
+		}
+	}
+	switch {
+	case p == len(b)+posBadVarint:
+		d.fail("bad varint")
+	case p > len(b):
+		d.fail("op cut short")
+	default:
+		d.pos = p
 	}
 	op.Task = d.symAt(d.prevTask)
-	if op.Task == NoSym && op.Kind != Send {
+	if op.Task == NoSym && !(kind == Send && aux&8 != 0) {
 		d.fail(`missing field "t"`)
 	}
-	switch op.Kind {
+	// f[i] == 0 is the empty string, which ids may not be.
+	need := func(k int) {
+		if f[k] == 0 {
+			d.fail("empty id")
+		}
+	}
+	switch kind {
 	case ThreadBegin:
-		aux := d.byte1()
 		if aux > byte(Binder) {
 			d.fail("bad thread kind")
 		}
 		op.ThreadKind = ThreadKind(aux)
-		op.Name = d.sym()
+		op.Name = d.symAt(f[0])
 	case Fork, Join, Begin:
-		op.Thread = d.id()
+		need(0)
+		op.Thread = d.symAt(f[0])
 	case Attach:
-		op.Queue = d.id()
+		need(0)
+		op.Queue = d.symAt(f[0])
 	case Send:
-		aux := d.byte1()
 		if aux&^0xf != 0 || aux&3 > byte(AtFront) {
 			d.fail("bad send flags")
 		}
 		op.SendKind, op.Async, op.External = SendKind(aux&3), aux&4 != 0, aux&8 != 0
-		if op.Task == NoSym && !op.External {
-			d.fail(`missing field "t"`)
+		need(0)
+		need(1)
+		op.Queue, op.Event = d.symAt(f[0]), d.symAt(f[1])
+		if f[2] > math.MaxInt64 {
+			d.fail("send time out of range")
 		}
-		op.Queue = d.id()
-		op.Event = d.id()
-		if op.SendKind != AtFront {
-			t := d.uvarint()
-			if t > math.MaxInt64 {
-				d.fail("send time out of range")
-			}
-			op.Time = int64(t)
-		}
+		op.Time = int64(f[2])
 	case Remove:
-		op.Event = d.id()
+		need(0)
+		op.Event = d.symAt(f[0])
 	case Signal, Wait, Lock, Unlock, Call, Ret:
-		op.Name = d.id()
+		need(0)
+		op.Name = d.symAt(f[0])
 	case Error:
-		op.Name = d.sym()
+		op.Name = d.symAt(f[0])
 	case Alloc:
-		op.Loc.Obj = d.id()
-		op.Site = d.sym()
-		op.Type = d.sym()
+		need(0)
+		op.Loc.Obj, op.Site, op.Type = d.symAt(f[0]), d.symAt(f[1]), d.symAt(f[2])
 	case Read, Write:
-		aux := d.byte1()
 		vk := ValueKind(aux & 7)
-		if aux&^0x3f != 0 || vk > StringValue || (aux&8 != 0 && vk != BoolValue) || (aux&32 != 0 && op.Kind != Read) {
+		if aux&^0x3f != 0 || vk > StringValue || (aux&8 != 0 && vk != BoolValue) || (aux&32 != 0 && kind != Read) {
 			d.fail("bad access flags")
 		}
-		op.Loc.Static, op.Deref = aux&16 != 0, aux&32 != 0
-		op.Loc.Obj = d.id()
-		op.Loc.Field = d.id()
+		need(0)
+		need(1)
+		op.Loc = Location{Obj: d.symAt(f[0]), Field: d.symAt(f[1]), Static: aux&16 != 0}
+		op.Deref = aux&32 != 0
 		switch vk {
 		case NullValue:
 			op.Val = Null()
 		case RefValue:
-			op.Val = Ref(d.id())
+			need(2)
+			op.Val = Ref(d.symAt(f[2]))
 		case IntValue:
-			op.Val = Int(unzigzag(d.uvarint()))
+			op.Val = Int(unzigzag(f[2]))
 		case FloatValue:
-			f := d.float()
-			if !finite(f) {
+			v := d.float()
+			if !finite(v) {
 				d.fail(`field "val": not a finite number`)
 			}
-			op.Val = Float(f)
+			op.Val = Float(v)
 		case BoolValue:
 			op.Val = Bool(aux&8 != 0)
 		case StringValue:
-			op.Val = String(d.sym())
+			op.Val = String(d.symAt(f[2]))
 		}
 	case Relate:
-		aux := d.byte1()
 		if aux&^0xf != 0 {
 			d.fail("bad relate flags")
 		}
-		op.Loc.Static, op.Loc2.Static, op.Via = aux&1 != 0, aux&2 != 0, RelateVia(aux>>2)
+		op.Via = RelateVia(aux >> 2)
 		if op.Via != ViaCmp && op.Via != ViaArith {
 			d.fail(fmt.Sprintf(`field "via": invalid relate mode %d`, op.Via))
 		}
-		op.Loc.Obj = d.id()
-		op.Loc.Field = d.id()
-		op.Loc2.Obj = d.id()
-		op.Loc2.Field = d.id()
+		for k := range 4 {
+			need(k)
+		}
+		op.Loc = Location{Obj: d.symAt(f[0]), Field: d.symAt(f[1]), Static: aux&1 != 0}
+		op.Loc2 = Location{Obj: d.symAt(f[2]), Field: d.symAt(f[3]), Static: aux&2 != 0}
 	case Branch:
-		aux := d.byte1()
 		if aux&^0xf != 0 {
 			d.fail("bad branch flags")
 		}
-		op.Loc.Static, op.Cond, op.Taken = aux&1 != 0, BranchCond(aux>>1&3), aux&8 != 0
+		op.Cond, op.Taken = BranchCond(aux>>1&3), aux&8 != 0
 		if op.Cond == 0 {
 			d.fail(`field "cond": invalid branch condition 0`)
 		}
-		op.Loc.Obj = d.id()
-		op.Loc.Field = d.id()
-		op.PC = unzigzag(d.uvarint())
-		op.Target = unzigzag(d.uvarint())
+		need(0)
+		need(1)
+		op.Loc = Location{Obj: d.symAt(f[0]), Field: d.symAt(f[1]), Static: aux&1 != 0}
+		op.PC, op.Target = unzigzag(f[2]), unzigzag(f[3])
 	}
 	if head&headTS != 0 {
 		op.TS, op.HasTS = d.ts(), true
@@ -828,7 +934,7 @@ func (d *lctDecoder) decodeOp(op *Op) error {
 	}
 	if d.bad != "" {
 		le := d.corrupt("block %d: %s", d.blocks, d.bad)
-		le.Op = op.Kind
+		le.Op = kind
 		if op.Task != NoSym {
 			le.Task = d.syms.String(op.Task)
 		}

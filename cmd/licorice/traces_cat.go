@@ -19,8 +19,7 @@ canonical JSON Lines: the header, then one operation per line, keys in a fixed
 order, defaults left out, numbers and strings spelled one way
 (docs/trace-format.md). So cat of a .lct file is byte for byte the text it was
 converted from, if that text was canonical, and two traces can be compared
-with diff. Line numbers in error messages, for every form, are lines of this
-text.
+with diff. Errors about a .lct file give the line the op has in this text.
 
 Traces are validated as they are read; cat stops at the first error (use
 "licorice traces validate" to list them all, or --no-validate to print a trace
