@@ -26,7 +26,7 @@ import (
 // which refer to strings by their index in the table (0 is NoSym).
 //
 //	payload = uvarint(nstr) (uvarint(len) len bytes){nstr} op{ops}
-//	op      = head [aux] [task] fields [ts] [src]
+//	op      = head [task] [aux] fields [value] [ts] [src]
 //
 // head is the kind (bits 0-4), "has ts" (bit 5), "has src" (bit 6) and
 // "same task as the previous op of the block" (bit 7: no task follows).
