@@ -415,7 +415,7 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 			line, col := position(data, int(se.Offset)-1)
 			return nil, fmt.Errorf("spec %s:%d:%d: %v", name, line, col, se)
 		case errors.As(err, &te):
-			line, col := position(data, int(te.Offset)-1)
+			line, col := position(data, valueStart(data, int(te.Offset)))
 			return nil, fmt.Errorf("spec %s:%d:%d: %s: a JSON %s cannot be %s", name, line, col, te.Field, te.Value, te.Type)
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			return nil, fail("unexpected end of file")
@@ -478,6 +478,25 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 	}
 	sp.index()
 	return sp, nil
+}
+
+// valueStart returns the offset of the JSON value that ends at end (a type
+// error's offset is just after the value).
+func valueStart(data []byte, end int) int {
+	end = min(max(end, 0), len(data))
+	i := end - 1
+	if i >= 0 && data[i] == '"' {
+		for i--; i >= 0; i-- {
+			if data[i] == '"' && (i == 0 || data[i-1] != '\\') {
+				return i
+			}
+		}
+		return 0
+	}
+	for i >= 0 && !strings.ContainsRune(" \t\r\n:,[{", rune(data[i])) {
+		i--
+	}
+	return i + 1
 }
 
 // position converts a byte offset to a 1-based line and column.

@@ -1,0 +1,103 @@
+package learn
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const goodSpec = `{
+  "licorice_spec": 1,
+  "params": {"limit": 0.01, "min_samples": 5},
+  "traces": 2,
+  "handlers": [
+    {
+      "handler": "A.run",
+      "samples": 10,
+      "traces": 2,
+      "conditions": [
+        {"text": "ignored", "template": "nonnull", "vars": ["this.p"], "support": 10, "confidence": 1},
+        {"text": "", "template": "range", "vars": ["this.n"], "constants": {"a": 0, "b": 9}, "support": 10, "confidence": 0.99, "disabled": true}
+      ]
+    }
+  ]
+}
+`
+
+func TestParseSpec(t *testing.T) {
+	sp, err := ParseSpec("s.json", []byte(goodSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sp.Handler("A.run")
+	if h == nil || len(h.Conditions) != 2 || h.State != nil {
+		t.Fatalf("handler: %+v", h)
+	}
+	if got := h.Conditions[0].Text(); got != "A.run: this.p != null" {
+		t.Errorf("text %q: the text is derived, not read", got)
+	}
+	if got := sp.Conditions(); len(got) != 1 {
+		t.Errorf("enabled conditions: %d, want 1 (one is disabled)", len(got))
+	}
+}
+
+func TestParseSpecErrors(t *testing.T) {
+	edit := func(old, new string) string { return strings.Replace(goodSpec, old, new, 1) }
+	tests := []struct {
+		name, src, want string
+	}{
+		{"syntax", edit(`"traces": 2,`, `"traces": 2,,`), "s.json:4:15: invalid character ','"},
+		{"type", edit(`"traces": 2,`, `"traces": "2",`), "s.json:4:13: traces: a JSON string cannot be int"},
+		{"truncated", goodSpec[:40], "unexpected end of file"},
+		{"trailing", goodSpec + "{}", "unexpected text after the spec"},
+		{"unknown field", edit(`"traces": 2,`, `"trace": 2,`), `unknown field "trace"`},
+		{"version", edit(`"licorice_spec": 1`, `"licorice_spec": 2`), "unsupported spec version 2"},
+		{"not a spec", `{"licorice_trace": 1}`, `unknown field "licorice_trace"`},
+		{"limit", edit(`"limit": 0.01`, `"limit": 0`), "limit 0 is not a probability"},
+		{"min samples", edit(`"min_samples": 5`, `"min_samples": 0`), "min_samples 0 is less than 1"},
+		{"template", edit(`"template": "nonnull"`, `"template": "notnull"`), `handler A.run: condition 1 ("ignored"): unknown template "notnull"`},
+		{"arity", edit(`"vars": ["this.p"]`, `"vars": ["this.p", "this.q"]`), "template nonnull takes 1 data, not 2"},
+		{"missing constant", edit(`"constants": {"a": 0, "b": 9}`, `"constants": {"a": 0}`), "template range needs constant b"},
+		{"extra constant", edit(`"support": 10, "confidence": 1}`, `"constants": {"a": 1}, "support": 10, "confidence": 1}`), "template nonnull has no constant a"},
+		{"constant type", edit(`{"a": 0, "b": 9}`, `{"a": "0", "b": 9}`), "constant a must be a number"},
+		{"duplicate handler", edit(`"handlers": [`, `"handlers": [{"handler": "A.run", "samples": 0, "traces": 0, "conditions": []},`), "handler A.run is listed twice"},
+		{"duplicate condition", edit(`"disabled": true}`, `"disabled": true}, {"text": "", "template": "nonnull", "vars": ["this.p"], "support": 1, "confidence": 1}`), "is listed twice"},
+		{"user template", edit(`"traces": 2,`, `"traces": 2, "templates": [{"name": "x", "types": ["int"], "expr": "x +"}],`), `template "x": expr: unexpected token EOF`},
+		{"bad state", edit(`"traces": 2,
+      "conditions"`, `"traces": 2, "state": {"samples": 1, "pairs": [{"x": "b", "y": "a"}]},
+      "conditions"`), "names must be given in increasing order"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseSpec("s.json", []byte(tc.src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func FuzzParseSpec(f *testing.F) {
+	f.Add([]byte(goodSpec))
+	if b, err := os.ReadFile(filepath.Join("..", "cmd", "licorice", "testdata", "learn", "box.spec.json")); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sp, err := ParseSpec("f.json", data)
+		if err != nil {
+			return
+		}
+		// A spec that parses encodes, re-parses to the same bytes, and
+		// merges with itself without panicking.
+		a := encode(t, sp)
+		back, err := ParseSpec("g.json", a)
+		if err != nil {
+			t.Fatalf("encoded spec does not parse: %v\n%s", err, a)
+		}
+		if b := encode(t, back); string(a) != string(b) {
+			t.Fatalf("encoding is not stable\n%s", firstDiff(b, a))
+		}
+		Merge(sp, back)
+	})
+}

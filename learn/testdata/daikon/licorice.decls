@@ -1,0 +1,136 @@
+decl-version 2.0
+var-comparability implicit
+
+ppt Activity.onClick:::POINT
+ppt-type point
+variable _x9_3_
+  var-kind variable
+  dec-type double
+  rep-type double
+  comparability 1
+variable Activity.onResume_20_1.count
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 2
+variable Activity.onResume_20_2.count
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 2
+variable Config.debug
+  var-kind variable
+  dec-type boolean
+  rep-type boolean
+  comparability 3
+variable db_Users.2
+  var-kind variable
+  dec-type java.lang.String
+  rep-type java.lang.String
+  comparability 4
+variable this.head
+  var-kind variable
+  dec-type java.lang.Object
+  rep-type hashcode
+  comparability 5
+variable this.items
+  var-kind variable
+  dec-type java.lang.Object
+  rep-type hashcode
+  comparability 6
+
+ppt Buffer.check:::POINT
+ppt-type point
+variable this.name
+  var-kind variable
+  dec-type java.lang.String
+  rep-type java.lang.String
+  comparability 1
+
+ppt Buffer.put:::POINT
+ppt-type point
+variable Main.init_1_1.capacity
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+variable Main.init_1_1.mark
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 2
+variable Main.init_1_1.size
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+variable Main.init_1_1_0_
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 2
+variable Main.init_1_1_1_
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 3
+variable Main.init_1_2.size
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+
+ppt Node.visit:::POINT
+ppt-type point
+variable Activity.onResume_20_1.count
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+variable Activity.onResume_20_2.count
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+
+ppt S.first:::POINT
+ppt-type point
+variable S.a
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+variable S.c
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 2
+
+ppt S.inner:::POINT
+ppt-type point
+variable S.c
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+
+ppt S.run:::POINT
+ppt-type point
+variable S.a
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+variable S.b
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 2
+
+ppt S.second:::POINT
+ppt-type point
+variable S.a
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
