@@ -1,7 +1,6 @@
 package traces
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -183,5 +182,3 @@ func canonicalHeader(h *Header) (*Header, error) {
 	}
 	return &c, nil
 }
-
-var errWriterClosed = errors.New("trace writer is closed")

@@ -137,6 +137,7 @@ func newLCTEncoder(w io.Writer, h *Header, syms *Symbols) (*lctEncoder, error) {
 	b = binary.AppendUvarint(b, uint64(len(hl)))
 	b = append(b, hl...)
 	if _, err := w.Write(b); err != nil {
+		zw.Close()
 		return nil, err
 	}
 	return e, nil
@@ -377,7 +378,7 @@ type lctDecoder struct {
 func newLCTDecoder(br *bufio.Reader, syms *Symbols) (*lctDecoder, Header, error) {
 	d := &lctDecoder{br: br, syms: syms}
 	if _, err := io.ReadFull(br, make([]byte, len(lctMagic))); err != nil {
-		return nil, Header{}, d.truncated("the file ends in its magic number")
+		return nil, Header{}, d.readErr(err, "the file ends in its magic number")
 	}
 	v, err := d.headerUvarint("version")
 	if err != nil {
@@ -395,7 +396,7 @@ func newLCTDecoder(br *bufio.Reader, syms *Symbols) (*lctDecoder, Header, error)
 	}
 	line, err := readN(br, int(n), nil)
 	if err != nil {
-		return nil, Header{}, d.truncated("the file ends in the header")
+		return nil, Header{}, d.readErr(err, "the file ends in the header")
 	}
 	h, err := parseHeader(line)
 	if err != nil {
@@ -432,25 +433,31 @@ func readN(r io.Reader, n int, buf []byte) ([]byte, error) {
 
 func (d *lctDecoder) lineNumber() int { return d.n + 1 }
 
-// errorAt makes a fatal error about the op after the last one decoded.
+// errorAt makes a fatal error about the op after the last one decoded, or
+// about the header (no line) if no block was read yet.
 func (d *lctDecoder) errorAt(cause error, format string, args ...any) *LineError {
-	return &LineError{Line: d.n + 2, Msg: fmt.Sprintf("%v .lct file: ", cause) + fmt.Sprintf(format, args...), Fatal: true, Err: cause}
-}
-
-func (d *lctDecoder) corrupt(format string, args ...any) *LineError {
-	le := d.errorAt(ErrCorrupt, format, args...)
-	if d.n == 0 && d.blocks == 0 {
-		le.Line = 0 // the error is about the header, not an op
-	}
-	return le
-}
-
-func (d *lctDecoder) truncated(format string, args ...any) *LineError {
-	le := d.errorAt(ErrTruncated, format, args...)
+	le := &LineError{Line: d.n + 2, Msg: fmt.Sprintf("%v .lct file: ", cause) + fmt.Sprintf(format, args...), Fatal: true, Err: cause}
 	if d.n == 0 && d.blocks == 0 {
 		le.Line = 0
 	}
 	return le
+}
+
+func (d *lctDecoder) corrupt(format string, args ...any) *LineError {
+	return d.errorAt(ErrCorrupt, format, args...)
+}
+
+func (d *lctDecoder) truncated(format string, args ...any) *LineError {
+	return d.errorAt(ErrTruncated, format, args...)
+}
+
+// readErr explains an error reading the input: an early end is
+// truncation, anything else is passed on.
+func (d *lctDecoder) readErr(err error, format string, args ...any) error {
+	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+		return d.truncated(format, args...)
+	}
+	return fatal(err)
 }
 
 func (d *lctDecoder) headerUvarint(what string) (uint64, error) {
@@ -503,7 +510,7 @@ func (d *lctDecoder) readBlock() error {
 			return err
 		}
 		if total != uint64(d.n) {
-			return d.truncatedOrCorrupt(total)
+			return d.corrupt("the end marker counts %d ops, the file holds %d", total, d.n)
 		}
 		if _, err := d.br.ReadByte(); err != io.EOF {
 			if err != nil {
@@ -542,10 +549,7 @@ func (d *lctDecoder) readBlock() error {
 	}
 	d.comp, err = readN(d.br, int(zLen), d.comp)
 	if err != nil {
-		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-			return d.truncated("the file ends in block %d", d.blocks)
-		}
-		return fatal(err)
+		return d.readErr(err, "the file ends in block %d", d.blocks)
 	}
 	if cap(d.raw) < int(rawLen) {
 		d.raw = make([]byte, 0, rawLen)
@@ -560,12 +564,6 @@ func (d *lctDecoder) readBlock() error {
 	d.pos, d.left = 0, int(nops)
 	d.prevTask, d.tsK, d.tsN = 0, -1, 0
 	return d.readTable()
-}
-
-// truncatedOrCorrupt explains an end marker whose count is not the number
-// of ops read.
-func (d *lctDecoder) truncatedOrCorrupt(total uint64) error {
-	return d.corrupt("the end marker counts %d ops, the file holds %d", total, d.n)
 }
 
 // readTable reads the block's string table and interns its strings.

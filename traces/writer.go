@@ -2,6 +2,7 @@ package traces
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 
@@ -15,6 +16,8 @@ type encoder interface {
 	// the underlying writer.
 	close() error
 }
+
+var errWriterClosed = errors.New("trace writer is closed")
 
 // Writer writes a trace in one of its forms. The ops' Syms must come from
 // the table given to NewWriter.
@@ -64,12 +67,12 @@ func (w *Writer) Write(op *Op) error {
 		return errWriterClosed
 	}
 	if msg := checkFields(op); msg != "" {
-		err := &LineError{Op: op.Kind, Msg: "cannot write: " + msg}
-		if op.Kind.Valid() && op.Task != NoSym {
-			err.Task = w.syms.String(op.Task)
-		}
-		if !op.Kind.Valid() {
-			err.Op = 0
+		err := &LineError{Msg: "cannot write: " + msg}
+		if op.Kind.Valid() {
+			err.Op = op.Kind
+			if op.Task != NoSym {
+				err.Task = w.syms.String(op.Task)
+			}
 		}
 		return err
 	}
