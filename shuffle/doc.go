@@ -23,10 +23,11 @@
 //     driven by binder transactions), [Runtime.CallSystem] (a service
 //     that answers on a binder thread), the [World] that sends external
 //     events, and [Action]s for the monkey;
-//   - the heap: structs that embed [Object], made with [New], whose fields
-//     are [Int], [Float], [Bool], [String] and [Ptr]; [Array], [PtrArray],
-//     [Map] and database tables ([Table]); static fields ([Static]);
-//     [Runtime.Assert] and [Runtime.Crash] for failures.
+//   - the heap: structs that embed [Object], made with [New], whose direct
+//     fields of the types [Int], [Float], [Bool], [String] and [Ptr] are
+//     recorded; [Array], [PtrArray], [Map] and database tables ([Table]);
+//     static fields ([Static]); [Runtime.Assert] and [Runtime.Crash] for
+//     failures.
 //
 // All tasks run one at a time, each on its own goroutine; the running one
 // hands the baton to the next only at a recorded operation. Which task
@@ -70,11 +71,12 @@
 //     it, Java-style: the method value a.onUpdateResults of type
 //     *trackDetailActivity is "TrackDetailActivity.onUpdateResults"; see
 //     [JavaName]), the life-cycle methods ("TrackDetailActivity.onPause"),
-//     a worker thread's body, the app's main function
-//     ("Application.onCreate"). An event may call several handlers (a
-//     relaunch calls onPause ... onResume) and handlers nest. The
-//     framework's own code (the binder thread that forwards a life-cycle
-//     step) runs outside any handler.
+//     the activity's constructor, a worker thread's body, the app's main
+//     function ("Application.onCreate"), and nested handlers called with
+//     [Runtime.Call]. An event may call several handlers (a relaunch calls
+//     onPause ... onResume) and handlers nest. The framework's own code
+//     (the binder thread that forwards a life-cycle step) runs outside any
+//     handler.
 //   - alloc: obj "o1", "o2", ... in order of allocation; site is the
 //     allocation context, execution-independent: the innermost handler of
 //     the allocating task and the line of the New call
