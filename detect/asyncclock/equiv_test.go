@@ -3,8 +3,11 @@ package asyncclock
 import (
 	"context"
 	"flag"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
 var equivN = flag.Int("equiv", 0, "number of random traces per shape in the equivalence test (0: by -short)")
@@ -76,4 +79,38 @@ func TestGeneratorCoverage(t *testing.T) {
 		}
 		t.Logf("chaos %v: %d/%d inconsistent; edges by rule: %v", chaos, bad, n, rules)
 	}
+}
+
+// TestEquivalenceTracetest is the proof: on traces of tracetest's Small
+// shape, which cover every rule situation of the model, both engines order
+// exactly the same pairs of operations and of events, with the window off
+// (and, as a bonus, with a small one).
+func TestEquivalenceTracetest(t *testing.T) {
+	n := 200
+	switch {
+	case *equivN > 0:
+		n = *equivN
+	case testing.Short():
+		n = 20
+	}
+	var total tracetest.Coverage
+	for seed := range int64(n) {
+		tt := tracetest.Generate(tracetest.Small(seed))
+		cov := tracetest.Measure(tt.Ops)
+		total.Add(&cov)
+		tr := &trace{syms: tt.Symbols, ops: tt.Ops, lines: make([]int, len(tt.Ops))}
+		for i := range tr.lines {
+			tr.lines[i] = i + 2
+		}
+		checkEquivalent(t, fmt.Sprintf("tracetest.Small(%d)", seed), tr, 0)
+		if seed%4 == 0 {
+			checkEquivalent(t, fmt.Sprintf("tracetest.Small(%d)", seed), tr, 20*time.Millisecond)
+		}
+	}
+	for _, m := range total.Missing() {
+		if m.String() != "error" && n >= 20 { // Small makes no error ops; they order nothing
+			t.Errorf("the traces missed a situation: %v", m)
+		}
+	}
+	t.Logf("%d traces; coverage:\n%s", n, total.String())
 }
