@@ -124,7 +124,7 @@ type Runtime struct {
 	binder   *Looper
 	monkey   monkey
 	names    nameCache
-	counter  struct{ event, obj, handle, lock, thread int }
+	counter  struct{ event, obj, handle, lock int }
 
 	ops      int64
 	switches int64
@@ -197,7 +197,10 @@ func (rt *Runtime) start(main func(rt *Runtime)) {
 	mt.state = ready
 	rt.spawn(mt, func() {
 		rt.emitThreadStart(mt)
-		mt.callHandler(rt.names.intern("Application.onCreate"), traces.NoSym, func() { main(rt) })
+		onCreate := rt.names.intern("Application.onCreate")
+		if mt.protect(func() { mt.callHandler(onCreate, traces.NoSym, func() { main(rt) }) }) {
+			return
+		}
 		rt.monkey.start(rt)
 		mt.loop()
 	})

@@ -566,3 +566,18 @@ func TestShuffleReorders(t *testing.T) {
 		}
 	}
 }
+
+// TestCrashInMain checks that a crash in the app's main function ends the
+// run cleanly.
+func TestCrashInMain(t *testing.T) {
+	r := record(t, func(rt *Runtime) {
+		c := New(rt, &crasher{rt: rt})
+		c.p.Use()
+	}, Options{Seed: 1})
+	if r.err != nil || r.res.Crash == "" {
+		t.Fatalf("err %v, crash %q; want a crash", r.err, r.res.Crash)
+	}
+	if last := r.ops[len(r.ops)-1]; last.Kind != traces.Ret {
+		t.Errorf("last op %v, want the ret of Application.onCreate", last.Kind)
+	}
+}
