@@ -177,27 +177,18 @@ func TestLCTBlocks(t *testing.T) {
 		ops[i] = Op{Kind: Error, Task: ops[i].Task, Name: big}
 	}
 	data := encode(t, LCT, &h, ops, syms)
-	r, err := NewReader(bytes.NewReader(data), WithoutValidation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var op Op
 	want := canonical(&h, nil, syms)
-	got := AppendCanonicalHeader(nil, r.Header())
-	for i := 0; ; i++ {
-		err := r.Next(&op)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
+	var got []byte
+	forEachOp(t, data, func(i int, op *Op, r *Reader) {
+		if i == 0 {
+			got = AppendCanonicalHeader(nil, r.Header())
 		}
 		if r.Line() != i+2 {
 			t.Fatalf("op %d: Line() = %d, want %d", i, r.Line(), i+2)
 		}
-		got = AppendCanonical(got, &op, r.Symbols())
+		got = AppendCanonical(got, op, r.Symbols())
 		want = AppendCanonical(want, &ops[i], syms)
-	}
+	})
 	if !bytes.Equal(got, want) {
 		t.Fatalf("canonical text differs:\n%s", firstDiff(want, got))
 	}
@@ -209,20 +200,9 @@ func TestLCTSymbolsReset(t *testing.T) {
 	h, ops, syms := randomTrace(3, 2*lctBlockOps)
 	data := encode(t, LCT, &h, ops, syms)
 	for _, every := range []int{1, 7, 1000} {
-		r, err := NewReader(bytes.NewReader(data), WithoutValidation())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var op Op
-		for i := 0; ; i++ {
-			err := r.Next(&op)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := AppendCanonical(nil, &op, r.Symbols())
+		var syms2 *Symbols
+		forEachOp(t, data, func(i int, op *Op, r *Reader) {
+			got := AppendCanonical(nil, op, r.Symbols())
 			want := AppendCanonical(nil, &ops[i], syms)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("reset every %d, op %d: got %s want %s", every, i, got, want)
@@ -230,8 +210,9 @@ func TestLCTSymbolsReset(t *testing.T) {
 			if i%every == 0 {
 				r.Symbols().Reset()
 			}
-		}
-		if n := r.Symbols().Len(); n > 12*every+1 {
+			syms2 = r.Symbols()
+		})
+		if n := syms2.Len(); n > 12*every+1 {
 			t.Errorf("reset every %d: table holds %d strings at the end", every, n)
 		}
 	}
@@ -265,6 +246,26 @@ func TestWriterSymbolsReset(t *testing.T) {
 	d := mustDecode(t, buf.Bytes(), WithoutValidation())
 	if got := canonical(&d.header, d.ops, d.syms); !bytes.Equal(got, want) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// forEachOp reads a trace without validation and calls f with each op.
+func forEachOp(t testing.TB, data []byte, f func(i int, op *Op, r *Reader)) {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(data), WithoutValidation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var op Op
+	for i := 0; ; i++ {
+		if err := r.Next(&op); err != nil {
+			if err != io.EOF {
+				t.Fatal(err)
+			}
+			return
+		}
+		f(i, &op, r)
 	}
 }
 

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/licorice-dev/licorice/internal/progress"
@@ -48,4 +51,25 @@ func openTrace(cmd *cobra.Command, path string, opts ...traces.Option) (*traces.
 		return nil, nil, err
 	}
 	return r, func() { r.Close(); bar.Done() }, nil
+}
+
+// validation returns the reader options for a --no-validate flag.
+func validation(noValidate bool) []traces.Option {
+	if noValidate {
+		return []traces.Option{traces.WithoutValidation()}
+	}
+	return nil
+}
+
+// copyTrace writes every op of r to out in format f, stopping at the
+// first error.
+func copyTrace(cmd *cobra.Command, out io.Writer, f traces.Format, r *traces.Reader) error {
+	w, err := traces.NewWriter(out, f, r.Header(), r.Symbols())
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.Name(), err)
+	}
+	if _, err := traces.Copy(cmd.Context(), w, r); err != nil {
+		return err
+	}
+	return w.Close()
 }

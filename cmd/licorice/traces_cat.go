@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -44,21 +43,10 @@ Example:
 }
 
 func catTrace(cmd *cobra.Command, out *bufio.Writer, path string, noValidate bool) error {
-	var opts []traces.Option
-	if noValidate {
-		opts = append(opts, traces.WithoutValidation())
-	}
-	r, done, err := openTrace(cmd, path, opts...)
+	r, done, err := openTrace(cmd, path, validation(noValidate)...)
 	if err != nil {
 		return err
 	}
 	defer done()
-	w, err := traces.NewWriter(out, traces.JSONL, r.Header(), r.Symbols())
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if _, err := traces.Copy(cmd.Context(), w, r); err != nil {
-		return err
-	}
-	return w.Close()
+	return copyTrace(cmd, out, traces.JSONL, r)
 }

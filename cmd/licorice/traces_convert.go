@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -45,18 +44,14 @@ Examples:
 					return usageError{fmt.Errorf("%w; or name the format with --to", err)}
 				}
 			}
-			var opts []traces.Option
-			if noValidate {
-				opts = append(opts, traces.WithoutValidation())
-			}
-			r, done, err := openTrace(cmd, in, opts...)
+			r, done, err := openTrace(cmd, in, validation(noValidate)...)
 			if err != nil {
 				return err
 			}
 			defer done()
 			if out == "-" {
 				bw := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
-				if err := convertTrace(cmd, bw, format, r); err != nil {
+				if err := copyTrace(cmd, bw, format, r); err != nil {
 					return err
 				}
 				return bw.Flush()
@@ -66,7 +61,7 @@ Examples:
 				return err
 			}
 			defer f.Abort()
-			if err := convertTrace(cmd, f, format, r); err != nil {
+			if err := copyTrace(cmd, f, format, r); err != nil {
 				return err
 			}
 			return f.Commit()
@@ -75,15 +70,4 @@ Examples:
 	cmd.Flags().StringVar(&to, "to", "", "the output form: jsonl, jsonl.zst or lct (default: from OUT's name)")
 	cmd.Flags().BoolVar(&noValidate, "no-validate", false, "check only the syntax, not the rules that relate operations")
 	return cmd
-}
-
-func convertTrace(cmd *cobra.Command, out io.Writer, format traces.Format, r *traces.Reader) error {
-	w, err := traces.NewWriter(out, format, r.Header(), r.Symbols())
-	if err != nil {
-		return fmt.Errorf("%s: %w", r.Name(), err)
-	}
-	if _, err := traces.Copy(cmd.Context(), w, r); err != nil {
-		return err
-	}
-	return w.Close()
 }
