@@ -197,7 +197,11 @@ func TestLCTBlocks(t *testing.T) {
 // TestLCTSymbolsReset: a reader whose table is reset between ops (as
 // `traces stat` does) still decodes every op right.
 func TestLCTSymbolsReset(t *testing.T) {
-	h, ops, syms := randomTrace(3, 2*lctBlockOps)
+	n := 2 * lctBlockOps
+	if testing.Short() {
+		n = lctBlockOps/8 + 1
+	}
+	h, ops, syms := randomTrace(3, n)
 	data := encode(t, LCT, &h, ops, syms)
 	for _, every := range []int{1, 7, 1000} {
 		var syms2 *Symbols
