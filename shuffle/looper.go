@@ -19,7 +19,6 @@ type Looper struct {
 	binder  bool
 	q       msgqueue.Queue
 	pending map[msgqueue.ID]*Message
-	threads []*task
 	nextID  msgqueue.ID
 
 	emptyWaiters []*task // senders whose shuffle delay ends when the queue empties
@@ -63,23 +62,16 @@ func (rt *Runtime) StartLooper(name string) *Looper {
 	child := rt.newTask(name, traces.Looper)
 	l.queue = child.id // unique, like the thread
 	child.looper = l
-	l.threads = []*task{child}
-	op := rt.newOp(traces.Fork, parent)
-	op.Thread = child.id
-	rt.srcOf(op, 2)
-	rt.emit(op)
+	rt.emitFork(parent, child, 3)
 	h := rt.nextID("m", &rt.counter.handle)
 	rt.spawn(child, func() {
 		rt.emitThreadStart(child)
 		rt.step()
-		op := rt.newOp(traces.Signal, child)
-		op.Name = h
-		rt.emit(op)
 		l.prepared = true
 		if l.preparer != nil {
 			l.preparer.state = ready
 		}
-		rt.step()
+		rt.emitSync(traces.Signal, child, h, 0)
 		child.loop()
 	})
 	rt.step()
@@ -88,10 +80,7 @@ func (rt *Runtime) StartLooper(name string) *Looper {
 		parent.block()
 	}
 	l.preparer = nil
-	op = rt.newOp(traces.Wait, parent)
-	op.Name = h
-	rt.emit(op)
-	rt.step()
+	rt.emitSync(traces.Wait, parent, h, 3)
 	return l
 }
 

@@ -181,7 +181,6 @@ func Run(ctx context.Context, main func(rt *Runtime), opts Options, syms *traces
 func (rt *Runtime) start(main func(rt *Runtime)) {
 	rt.main = rt.newLooper("main", false)
 	mt := rt.newTask("main", traces.Looper)
-	rt.main.threads = []*task{mt}
 	mt.looper = rt.main
 	rt.binder = rt.newLooper("binder", true)
 	// The process's binder threads exist from its start; they are set up
@@ -189,7 +188,6 @@ func (rt *Runtime) start(main func(rt *Runtime)) {
 	for i := 1; i <= binderThreads; i++ {
 		bt := rt.newTask("binder-"+strconv.Itoa(i), traces.Binder)
 		bt.looper = rt.binder
-		rt.binder.threads = append(rt.binder.threads, bt)
 		rt.emitThreadStart(bt)
 		bt.state = waitingMessage
 		rt.spawn(bt, bt.loop)

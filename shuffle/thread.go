@@ -17,10 +17,7 @@ type Thread struct {
 func (rt *Runtime) Go(name string, fn func()) *Thread {
 	parent := rt.running("Go")
 	child := rt.newTask(name, traces.Worker)
-	op := rt.newOp(traces.Fork, parent)
-	op.Thread = child.id
-	rt.srcOf(op, 2)
-	rt.emit(op)
+	rt.emitFork(parent, child, 3)
 	hname, hsrc := rt.names.handler(fn)
 	rt.spawn(child, func() {
 		rt.emitThreadStart(child)
@@ -42,6 +39,15 @@ func (rt *Runtime) Call(fn func()) {
 	t := rt.running("Call")
 	name, src := rt.names.handler(fn)
 	t.callHandler(name, src, fn)
+}
+
+// emitFork records that parent forks child; skip locates the app's call
+// site (see srcOf).
+func (rt *Runtime) emitFork(parent, child *task, skip int) {
+	op := rt.newOp(traces.Fork, parent)
+	op.Thread = child.id
+	rt.srcOf(op, skip)
+	rt.emit(op)
 }
 
 // Join waits until the thread has ended (Thread.join).
