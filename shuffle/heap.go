@@ -132,28 +132,44 @@ type field struct {
 
 func (f *field) isField() *field { return f }
 
-// access records a read or write of the field by the running task; skip is
-// the depth of the app's call site above access's caller.
-func (f *field) access(k traces.Kind, v traces.Value, deref bool, skip int) {
-	rt := f.rt
-	if rt == nil {
+// bound returns the field's runtime; a field of a struct not made with
+// New has none.
+func (f *field) bound() *Runtime {
+	if f.rt == nil {
 		panic("shuffle: access to a field of an object not made with shuffle.New")
 	}
+	return f.rt
+}
+
+// src returns the source location of the app's call skip frames above
+// src's caller (1: the caller itself), or none without sources. A method
+// that records several ops for one call (a read and a write, two reads
+// and a relate) looks it up once.
+func (f *field) src(skip int) traces.Sym {
+	rt := f.bound()
+	if rt.opts.NoSource {
+		return traces.NoSym
+	}
+	s, _ := rt.names.site(skip + 1)
+	return s.src
+}
+
+// access records a read or write of the field by the running task.
+func (f *field) access(k traces.Kind, v traces.Value, deref bool, src traces.Sym) {
+	rt := f.bound()
 	t := rt.running("a field access")
 	op := rt.newOp(k, t)
-	op.Loc, op.Val, op.Deref = f.loc, v, deref
-	rt.srcOf(op, skip+1)
+	op.Loc, op.Val, op.Deref, op.Src = f.loc, v, deref, src
 	rt.emit(op)
 	rt.step()
 }
 
 // relate records that two fields met in a comparison or arithmetic.
-func (f *field) relate(g *field, via traces.RelateVia, skip int) {
-	rt := f.rt
+func (f *field) relate(g *field, via traces.RelateVia, src traces.Sym) {
+	rt := f.bound()
 	t := rt.running("a comparison")
 	op := rt.newOp(traces.Relate, t)
-	op.Loc, op.Loc2, op.Via = f.loc, g.loc, via
-	rt.srcOf(op, skip+1)
+	op.Loc, op.Loc2, op.Via, op.Src = f.loc, g.loc, via, src
 	rt.emit(op)
 	rt.step()
 }
@@ -165,16 +181,17 @@ type Int struct {
 }
 
 // Get reads the field.
-func (x *Int) Get() int64 { x.access(traces.Read, traces.Int(x.v), false, 2); return x.v }
+func (x *Int) Get() int64 { x.access(traces.Read, traces.Int(x.v), false, x.src(2)); return x.v }
 
 // Set writes the field.
-func (x *Int) Set(v int64) { x.v = v; x.access(traces.Write, traces.Int(v), false, 2) }
+func (x *Int) Set(v int64) { x.v = v; x.access(traces.Write, traces.Int(v), false, x.src(2)) }
 
 // Add reads the field, adds d and writes the sum back; it returns the sum.
 func (x *Int) Add(d int64) int64 {
-	x.access(traces.Read, traces.Int(x.v), false, 2)
+	src := x.src(2)
+	x.access(traces.Read, traces.Int(x.v), false, src)
 	x.v += d
-	x.access(traces.Write, traces.Int(x.v), false, 2)
+	x.access(traces.Write, traces.Int(x.v), false, src)
 	return x.v
 }
 
@@ -204,9 +221,10 @@ func (x *Int) Plus(y *Int) int64 { a, b := x.read2(y, traces.ViaArith); return a
 func (x *Int) Minus(y *Int) int64 { a, b := x.read2(y, traces.ViaArith); return a - b }
 
 func (x *Int) read2(y *Int, via traces.RelateVia) (int64, int64) {
-	x.access(traces.Read, traces.Int(x.v), false, 3)
-	y.access(traces.Read, traces.Int(y.v), false, 3)
-	x.relate(&y.field, via, 3)
+	src := x.src(3)
+	x.access(traces.Read, traces.Int(x.v), false, src)
+	y.access(traces.Read, traces.Int(y.v), false, src)
+	x.relate(&y.field, via, src)
 	return x.v, y.v
 }
 
@@ -217,10 +235,10 @@ type Float struct {
 }
 
 // Get reads the field.
-func (x *Float) Get() float64 { x.access(traces.Read, traces.Float(x.v), false, 2); return x.v }
+func (x *Float) Get() float64 { x.access(traces.Read, traces.Float(x.v), false, x.src(2)); return x.v }
 
 // Set writes the field.
-func (x *Float) Set(v float64) { x.v = v; x.access(traces.Write, traces.Float(v), false, 2) }
+func (x *Float) Set(v float64) { x.v = v; x.access(traces.Write, traces.Float(v), false, x.src(2)) }
 
 // Less reports whether x < y, recording the comparison.
 func (x *Float) Less(y *Float) bool { a, b := x.read2(y, traces.ViaCmp); return a < b }
@@ -232,9 +250,10 @@ func (x *Float) Plus(y *Float) float64 { a, b := x.read2(y, traces.ViaArith); re
 func (x *Float) Minus(y *Float) float64 { a, b := x.read2(y, traces.ViaArith); return a - b }
 
 func (x *Float) read2(y *Float, via traces.RelateVia) (float64, float64) {
-	x.access(traces.Read, traces.Float(x.v), false, 3)
-	y.access(traces.Read, traces.Float(y.v), false, 3)
-	x.relate(&y.field, via, 3)
+	src := x.src(3)
+	x.access(traces.Read, traces.Float(x.v), false, src)
+	y.access(traces.Read, traces.Float(y.v), false, src)
+	x.relate(&y.field, via, src)
 	return x.v, y.v
 }
 
@@ -245,10 +264,10 @@ type Bool struct {
 }
 
 // Get reads the field.
-func (x *Bool) Get() bool { x.access(traces.Read, traces.Bool(x.v), false, 2); return x.v }
+func (x *Bool) Get() bool { x.access(traces.Read, traces.Bool(x.v), false, x.src(2)); return x.v }
 
 // Set writes the field.
-func (x *Bool) Set(v bool) { x.v = v; x.access(traces.Write, traces.Bool(v), false, 2) }
+func (x *Bool) Set(v bool) { x.v = v; x.access(traces.Write, traces.Bool(v), false, x.src(2)) }
 
 // String is a string field.
 type String struct {
@@ -257,24 +276,22 @@ type String struct {
 }
 
 // Get reads the field.
-func (x *String) Get() string { x.access(traces.Read, x.value(), false, 2); return x.v }
+func (x *String) Get() string { x.access(traces.Read, x.value(), false, x.src(2)); return x.v }
 
 // Set writes the field.
-func (x *String) Set(v string) { x.v = v; x.access(traces.Write, x.value(), false, 2) }
+func (x *String) Set(v string) { x.v = v; x.access(traces.Write, x.value(), false, x.src(2)) }
 
 // Equal reports whether x == y, recording the comparison.
 func (x *String) Equal(y *String) bool {
-	x.access(traces.Read, x.value(), false, 2)
-	y.access(traces.Read, y.value(), false, 2)
-	x.relate(&y.field, traces.ViaCmp, 2)
+	src := x.src(2)
+	x.access(traces.Read, x.value(), false, src)
+	y.access(traces.Read, y.value(), false, src)
+	x.relate(&y.field, traces.ViaCmp, src)
 	return x.v == y.v
 }
 
 func (x *String) value() traces.Value {
-	if x.rt == nil {
-		return traces.Value{}
-	}
-	return traces.String(x.rt.syms.Intern(x.v))
+	return traces.String(x.bound().syms.Intern(x.v))
 }
 
 // Ptr is a pointer field to a heap object of type T (a struct embedding
@@ -286,13 +303,13 @@ type Ptr[T any] struct {
 
 // Get reads the pointer without dereferencing it (to pass it on, to test
 // it, to store it elsewhere).
-func (x *Ptr[T]) Get() *T { x.access(traces.Read, ref(x.p), false, 2); return x.p }
+func (x *Ptr[T]) Get() *T { x.access(traces.Read, ref(x.p), false, x.src(2)); return x.p }
 
 // Use reads the pointer to dereference it: the read is a "use". If the
 // pointer is null, the trace records the read and an error, and the run
 // crashes with a NullPointerException.
 func (x *Ptr[T]) Use() *T {
-	x.access(traces.Read, ref(x.p), true, 2)
+	x.access(traces.Read, ref(x.p), true, x.src(2))
 	if x.p == nil {
 		x.rt.crashAt("NullPointerException: "+x.rt.locName(x.loc)+" is null", 3)
 	}
@@ -300,36 +317,36 @@ func (x *Ptr[T]) Use() *T {
 }
 
 // Set writes the pointer (nil: null, a "free" when it was not null).
-func (x *Ptr[T]) Set(p *T) { x.p = p; x.access(traces.Write, ref(p), false, 2) }
+func (x *Ptr[T]) Set(p *T) { x.p = p; x.access(traces.Write, ref(p), false, x.src(2)) }
 
 // NotNull reads the pointer and tests it, as `if (p != null)` or
 // `if (p == null) return` does; the trace records the read and a branch
 // (see the package documentation for what pc and target mean).
 func (x *Ptr[T]) NotNull() bool {
-	x.access(traces.Read, ref(x.p), false, 2)
-	x.branch(x.p != nil, 3)
+	x.test(x.p != nil)
 	return x.p != nil
 }
 
 // IsNull is !NotNull, with the same record.
 func (x *Ptr[T]) IsNull() bool {
-	x.access(traces.Read, ref(x.p), false, 2)
-	x.branch(x.p != nil, 3)
+	x.test(x.p != nil)
 	return x.p == nil
 }
 
-// branch records the pointer test: an if-nez at the line of the test
+// test records a pointer test of the app two frames above test's caller:
+// the read of the pointer, then a branch: an if-nez at the line of the test
 // that, when taken (the pointer is not null), jumps to the next line.
-func (f *field) branch(nonNull bool, skip int) {
-	rt := f.rt
+func (x *Ptr[T]) test(nonNull bool) {
+	rt := x.bound()
+	s, _ := rt.names.site(3)
+	if rt.opts.NoSource {
+		s.src = traces.NoSym
+	}
+	x.access(traces.Read, ref(x.p), false, s.src)
 	t := rt.running("a pointer test")
 	op := rt.newOp(traces.Branch, t)
-	op.Loc, op.Cond, op.Taken = f.loc, traces.CondNonNull, nonNull
-	s, _ := rt.names.site(skip)
-	op.PC, op.Target = int64(s.line), int64(s.line)+1
-	if !rt.opts.NoSource {
-		op.Src = s.src
-	}
+	op.Loc, op.Cond, op.Taken = x.loc, traces.CondNonNull, nonNull
+	op.PC, op.Target, op.Src = int64(s.line), int64(s.line)+1, s.src
 	rt.emit(op)
 	rt.step()
 }

@@ -48,6 +48,42 @@ func runSink(rt *Runtime) {
 		Action{Name: "front", Weight: 1, Do: func(w *World) { w.Post(s.bg, s.front) }},
 	)
 	_ = consumer
+	s.everything()
+}
+
+// statics is a class's static fields.
+type statics struct {
+	lang String
+}
+
+// everything calls every helper once, so that tests see each op's source.
+func (s *sink) everything() {
+	st := Static(s, "Config", &statics{})
+	st.lang.Set("en")
+	st.lang.Equal(&s.name)
+	s.count.Compare(&s.count)
+	s.count.Equal(&s.count)
+	s.count.Minus(&s.count)
+	s.count.Plus(&s.count)
+	s.ratio.Less(&s.ratio)
+	s.ratio.Minus(&s.ratio)
+	s.ready.Get()
+	s.peer.IsNull()
+	s.peer.Set(s)
+	s.peer.Get()
+	s.items.Get(0)
+	s.refs.Set(1, s)
+	s.refs.Use(1)
+	s.cache.Get("k")
+	s.cache.Delete("k")
+	Table[int64](s, "Rows").Put("1", 1)
+	s.cond.Broadcast()
+	th := s.rt.Go("short", func() { s.count.Get() })
+	th.Join()
+	l := s.rt.StartLooper("short-lived")
+	l.PostDelayed(s.paint, time.Hour)
+	l.Quit()
+	s.peer.Set(nil)
 }
 
 func (s *sink) OnResume() { s.ready.Set(true); s.rt.CallSystem(3*time.Millisecond, s.connected) }
