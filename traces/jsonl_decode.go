@@ -410,7 +410,6 @@ func (d *jsonlDecoder) decodeOp(op *Op) *LineError {
 		}
 	}
 	// Find the op and task first, so that any error can name them.
-	var le *LineError
 	if seen.has(keyOp) {
 		if sp := d.spans[keyOp]; sp.typ == jsonString {
 			if k, ok := ParseKind(string(line[sp.start:sp.end])); ok {
@@ -421,13 +420,8 @@ func (d *jsonlDecoder) decodeOp(op *Op) *LineError {
 	if seen.has(keyT) && d.spans[keyT].typ == jsonString {
 		op.Task, _ = d.internSpan(d.spans[keyT])
 	}
-	fail := func(format string, args ...any) *LineError {
-		le = &LineError{Op: op.Kind, Msg: fmt.Sprintf(format, args...)}
-		if op.Task != NoSym {
-			le.Task = d.syms.String(op.Task)
-		}
-		return le
-	}
+	p := fieldParser{d: d, op: op, seen: seen}
+	fail := p.fail
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -449,7 +443,6 @@ func (d *jsonlDecoder) decodeOp(op *Op) *LineError {
 			}
 		}
 	}
-	p := fieldParser{d: d, seen: seen, fail: fail}
 	return p.fill(op)
 }
 
@@ -470,8 +463,17 @@ func (d *jsonlDecoder) internSpan(sp span) (Sym, error) {
 // fieldParser converts the scanned fields of one op.
 type fieldParser struct {
 	d    *jsonlDecoder
+	op   *Op // the op being decoded: its kind and task name errors
 	seen keySet
-	fail func(format string, args ...any) *LineError
+}
+
+// fail makes the error of a bad field.
+func (p *fieldParser) fail(format string, args ...any) *LineError {
+	le := &LineError{Op: p.op.Kind, Msg: fmt.Sprintf(format, args...)}
+	if p.op.Task != NoSym {
+		le.Task = p.d.syms.String(p.op.Task)
+	}
+	return le
 }
 
 func (p *fieldParser) has(k key) bool { return p.seen.has(k) }
