@@ -24,4 +24,8 @@
 // twice, an op of an event that is not running, an unbalanced call/ret, ...)
 // and reports each error with its file, line, op and task. Readers validate
 // by default, so an analysis never sees an invalid operation.
+//
+// [Copy], [ValidateAll] and [Summarize] are the whole-trace loops behind
+// `licorice traces convert`, `validate` and `stat`. The forms are specified
+// byte by byte in docs/trace-format.md.
 package traces
