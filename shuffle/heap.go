@@ -3,6 +3,7 @@ package shuffle
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"unsafe"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -371,10 +372,13 @@ func ref[T any](p *T) traces.Value {
 // (object o12), "Locale.language".
 func (rt *Runtime) locName(l traces.Location) string {
 	field := rt.syms.String(l.Field)
-	if typ, ok := rt.objTypes[l.Obj]; ok {
-		return rt.syms.String(typ) + "." + field + " (object " + rt.syms.String(l.Obj) + ")"
+	if !strings.HasPrefix(field, "[") {
+		field = "." + field
 	}
-	return rt.syms.String(l.Obj) + "." + field
+	if typ, ok := rt.objTypes[l.Obj]; ok {
+		return rt.syms.String(typ) + field + " (object " + rt.syms.String(l.Obj) + ")"
+	}
+	return rt.syms.String(l.Obj) + field
 }
 
 // Scalar is the type of the elements of arrays and the values of maps.

@@ -100,9 +100,8 @@ func (s *playbackService) onPlayerEnd() {
 // unchecked (the bug).
 func (s *playbackService) onEndReached() {
 	s.played.Add(1)
-	next := (s.index.Get() + 1) % s.size.Get()
-	s.index.Set(next)
-	item := s.playlist.Use().Use(int(next)) // null while a new playlist loads
+	s.next()
+	item := s.playlist.Use().Use(int(s.index.Get())) // null while a new playlist loads
 	if item.isVideo.Get() {
 		s.video.Set(true)
 	} else {
@@ -138,7 +137,15 @@ func (s *playbackService) onVolumeChanged() {
 }
 
 func (s *playbackService) onSkip() {
-	s.index.Set((s.index.Get() + 1) % s.size.Get())
+	s.next()
+}
+
+// next moves to the next item, wrapping around at the end.
+func (s *playbackService) next() {
+	s.index.Add(1)
+	if !s.index.Less(&s.size) {
+		s.index.Set(0)
+	}
 }
 
 func (s *playbackService) updateProgress() {
