@@ -581,3 +581,23 @@ func TestCrashInMain(t *testing.T) {
 		t.Errorf("last op %v, want the ret of Application.onCreate", last.Kind)
 	}
 }
+
+// TestFig34de checks thesis Fig. 3.4d/e: an event sent at front by another
+// thread is not ordered with an event sent before it unless its send
+// precedes the other's begin, and the runtime produces both orders.
+func TestFig34de(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := range int64(30) {
+		p := &queueProgram{}
+		record(t, func(rt *Runtime) {
+			p.rt = rt
+			rt.Main().Post(func() { rt.Sleep(time.Duration(rt.Rand().IntN(5000)) * time.Microsecond) })
+			rt.Go("w1", func() { rt.Sleep(2 * time.Millisecond); rt.Main().Post(p.a) })
+			rt.Go("w2", func() { rt.Sleep(3 * time.Millisecond); rt.Main().PostAtFront(p.b) })
+		}, Options{Seed: seed, Actions: 1})
+		seen[strings.Join(p.log, "")] = true
+	}
+	if !seen["ab"] || !seen["ba"] || len(seen) != 2 {
+		t.Errorf("orders %v, want ab and ba", seen)
+	}
+}
