@@ -29,6 +29,9 @@ type Race struct {
 	A, B string // handler names as the trace spells them: "TrackDetailActivity.onPause"
 	Data string // the field (or table) involved, as the trace names it: "dataHub"
 	Why  string // what goes wrong (harmful) or why nothing does (harmless)
+	// Symptom is, for a harmful race, a part of the message of the error
+	// op of a run that hit it: how to tell which bug a crashed run shows.
+	Symptom string
 }
 
 // Involves reports whether the race is between handlers a and b, in

@@ -21,7 +21,8 @@ var barcodeScanner = &App{
 		`decoded-frames counter.`,
 	Harmful: []Race{
 		{A: "CaptureActivity.surfaceCreated", B: "CaptureActivity.onPause", Data: "cameraManager",
-			Why: "surfaceCreated opens the driver of the CameraManager that onPause closed: the camera leaks"},
+			Why:     "surfaceCreated opens the driver of the CameraManager that onPause closed: the camera leaks",
+			Symptom: "CameraManager closed by onPause"},
 	},
 	Harmless: []Race{
 		{A: "CaptureActivity.handleDecode", B: "CaptureActivity.onPause", Data: "lastResult",

@@ -21,7 +21,8 @@ var eventRacer = &App{
 		`shows whatever count is there (delayed UI updates).`,
 	Harmful: []Race{
 		{A: "DownloadTask.onPostExecute", B: "FeedActivity.onStop", Data: "database",
-			Why: "onPostExecute writes rows through the database that onStop closed"},
+			Why:     "onPostExecute writes rows through the database that onStop closed",
+			Symptom: "closed database"},
 	},
 	Harmless: []Race{
 		{A: "DownloadTask.onPostExecute", B: "DownloadTask.onPostExecute", Data: "cache",

@@ -22,7 +22,8 @@ var firefox = &App{
 		`counter.`,
 	Harmful: []Race{
 		{A: "GeckoApp.onLocaleChanged", B: "LayerRenderer.onDrawFrame", Data: "language",
-			Why: "a frame drawn between the writes of language and country renders a locale nobody chose"},
+			Why:     "a frame drawn between the writes of language and country renders a locale nobody chose",
+			Symptom: "rendered with locale"},
 	},
 	Harmless: []Race{
 		{A: "GeckoApp.onZoom", B: "LayerRenderer.onDrawFrame", Data: "zoom",

@@ -25,9 +25,11 @@ var myTracks = &App{
 		`updates, flag-controlled drawing); it tests dataHub before using it.`,
 	Harmful: []Race{
 		{A: "TrackDetailActivity.onUpdateResults", B: "TrackDetailActivity.onPause", Data: "dataHub",
-			Why: "onUpdateResults dereferences dataHub, which onPause sets to null: processed after onPause, the update crashes"},
+			Why:     "onUpdateResults dereferences dataHub, which onPause sets to null: processed after onPause, the update crashes",
+			Symptom: "TrackDetailActivity.dataHub"},
 		{A: "TrackDetailActivity.onServiceConnected", B: "TrackDetailActivity.onDestroy", Data: "providerUtils",
-			Why: "onServiceConnected starts recording through providerUtils, which onDestroy sets to null"},
+			Why:     "onServiceConnected starts recording through providerUtils, which onDestroy sets to null",
+			Symptom: "TrackDetailActivity.providerUtils"},
 	},
 	Harmless: []Race{
 		{A: "TrackDetailActivity.onTabSelected", B: "TrackDetailActivity.refreshStats", Data: "tab",
@@ -102,8 +104,8 @@ func (a *trackDetailActivity) OnCreate() {
 
 func (a *trackDetailActivity) OnResume() {
 	hub := shuffle.New(a, &trackDataHub{})
-	a.dataHub.Set(hub)
 	hub.start(a)
+	a.dataHub.Set(hub) // published once started: the content observer may use it at once
 	a.refresh = a.Runtime().Main().PostDelayed(a.refreshStats, 500*time.Millisecond)
 }
 

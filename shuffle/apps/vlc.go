@@ -20,7 +20,8 @@ var vlcPlayer = &App{
 		`(delayed UI updates), the volume the progress bar reads, the played-tracks counter.`,
 	Harmful: []Race{
 		{A: "PlaybackService.onEndReached", B: "PlaybackService.loadPlaylist", Data: "playlist",
-			Why: "onEndReached dereferences the next item, which loadPlaylist nulled until the loader fills it in"},
+			Why:     "onEndReached dereferences the next item, which loadPlaylist nulled until the loader fills it in",
+			Symptom: "NullPointerException: MediaItem[]"},
 	},
 	Harmless: []Race{
 		{A: "PlaybackService.onVolumeChanged", B: "PlaybackService.updateProgress", Data: "volume",
