@@ -309,7 +309,7 @@ func (rt *Runtime) step() {
 	}
 	if rt.untilPreempt--; rt.untilPreempt <= 0 {
 		rt.resetPreempt()
-		rt.cur.yield()
+		rt.cur.switchAway()
 	}
 }
 

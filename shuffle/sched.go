@@ -116,21 +116,9 @@ func (t *task) isReady(now time.Duration) bool {
 	return false
 }
 
-// yield is a preemption point: the scheduler picks a task to run among
-// the ready ones, t included.
-func (t *task) yield() {
-	next := t.rt.pick()
-	if next == nil {
-		t.park()
-		return
-	}
-	if next != t {
-		t.handoff(next)
-	}
-}
-
-// switchAway gives the baton away because t cannot go on now (it blocks,
-// sleeps, waits for a message or has ended). It returns when t runs again.
+// switchAway lets the scheduler pick the task to run next, t included if
+// it is still ready: a preemption point, or t blocks, sleeps, waits for a
+// message or has ended. It returns when t runs again.
 func (t *task) switchAway() {
 	next := t.rt.pick()
 	if next == nil {
