@@ -5,8 +5,9 @@
 // read live-in — read before its event wrote them, so their values came
 // from other events — named symbolically, plus the other fields of the
 // objects it read that share an abstract type with what it read. [Learn]
-// streams the traces (several at once, one Symbols table per worker),
-// skips those with an error op, feeds each handler's samples to an
+// streams the traces (several at once; each worker reuses one Symbols
+// table, emptied between traces, so memory does not accumulate), skips
+// those with an error op, feeds each handler's samples to an
 // [invariants.Learner] and writes what they learned as a [Spec].
 //
 // # Naming and live-in data: the Sampler

@@ -177,7 +177,8 @@ type traceOutcome struct {
 	kept    []Sample
 }
 
-// worker learns from one trace at a time, into its own handler states.
+// worker learns from one trace at a time, into its own handler states,
+// with one Symbols table that it empties before each trace.
 type worker struct {
 	cat      *invariants.Catalog
 	syms     *traces.Symbols
@@ -193,13 +194,18 @@ func newWorker(cat *invariants.Catalog, keep bool) *worker {
 }
 
 func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
+	// Ids need not compare across traces (handler states merge by name),
+	// so the table is emptied for each trace: otherwise every id of every
+	// trace the worker read (each event's, each object's) would stay.
+	w.syms.Reset()
+	clear(w.names.cache)
 	r, err := traces.Open(path, traces.WithSymbols(w.syms))
 	if err != nil {
 		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
 	}
 	defer r.Close()
 	s := NewSampler(w.syms)
-	local := make(map[string]*invariants.Learner)
+	local := make(map[traces.Sym]*invariants.Learner)
 	var op traces.Op
 	for n := 0; ; n++ {
 		if n&4095 == 0 && ctx.Err() != nil {
@@ -219,11 +225,10 @@ func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
 		if inv == nil {
 			continue
 		}
-		handler := w.syms.String(inv.Handler)
-		l := local[handler]
+		l := local[inv.Handler]
 		if l == nil {
 			l = invariants.NewLearner(w.cat)
-			local[handler] = l
+			local[inv.Handler] = l
 		}
 		w.vars = w.vars[:0]
 		for _, b := range inv.Bindings {
@@ -235,11 +240,12 @@ func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
 		l.Add(w.vars)
 		out.samples++
 		if w.keep {
-			out.kept = append(out.kept, Sample{Handler: handler, Vars: append([]invariants.Var(nil), w.vars...)})
+			out.kept = append(out.kept, Sample{Handler: w.syms.String(inv.Handler), Vars: append([]invariants.Var(nil), w.vars...)})
 		}
 	}
 	// A correct execution: its samples count.
-	for handler, l := range local {
+	for sym, l := range local {
+		handler := w.syms.String(sym)
 		h := w.handlers[handler]
 		if h == nil {
 			h = &handlerState{learner: invariants.NewLearner(w.cat)}

@@ -91,9 +91,11 @@ type Sampler struct {
 	fields map[owner][]traces.Sym
 	parent map[absLoc]absLoc
 	groups map[absLoc]int32
-	class  map[traces.Sym]string // handler -> its class
+	class  map[traces.Sym]string  // handler -> its class
+	isThis map[[2]traces.Sym]bool // (handler, type) -> an object of the type can be the handler's receiver
 	scopes map[traces.Sym]*scope
 	free   []*frame
+	spare  []*scope
 
 	inv Invocation
 	// scratch for naming
@@ -151,6 +153,7 @@ func NewSampler(syms *traces.Symbols) *Sampler {
 		parent: make(map[absLoc]absLoc),
 		groups: make(map[absLoc]int32),
 		class:  make(map[traces.Sym]string),
+		isThis: make(map[[2]traces.Sym]bool),
 		scopes: make(map[traces.Sym]*scope),
 		bySite: make(map[traces.Sym][]traces.Sym),
 		index:  make(map[traces.Sym]int32),
@@ -238,6 +241,12 @@ func (s *Sampler) see(loc traces.Location, v traces.Value) {
 }
 
 func (s *Sampler) newScope(event bool) *scope {
+	if n := len(s.spare); n > 0 {
+		sc := s.spare[n-1]
+		s.spare = s.spare[:n-1]
+		sc.event = event
+		return sc
+	}
 	return &scope{event: event, written: make(map[traces.Location]struct{})}
 }
 
@@ -245,6 +254,9 @@ func (s *Sampler) dropScope(task traces.Sym, sc *scope) {
 	for _, f := range sc.frames {
 		s.recycle(f)
 	}
+	sc.frames = sc.frames[:0]
+	clear(sc.written)
+	s.spare = append(s.spare, sc)
 	delete(s.scopes, task)
 }
 
@@ -354,10 +366,9 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 // name numbers the objects f touched by site, and returns the receiver
 // ("this"), or NoSym.
 func (s *Sampler) name(f *frame) traces.Sym {
-	cls := s.classOf(f.handler)
 	this, n := traces.NoSym, 0
 	for o := range f.touched {
-		if info, ok := s.objs[o]; ok && s.typeMatches(info.typ, cls) {
+		if info, ok := s.objs[o]; ok && s.receiverType(f.handler, info.typ) {
 			this, n = o, n+1
 		}
 	}
@@ -418,14 +429,22 @@ func (s *Sampler) classOf(h traces.Sym) string {
 	return c
 }
 
-// typeMatches reports whether an object's type is the class cls, allowing
-// for one of them being package-qualified.
-func (s *Sampler) typeMatches(typ traces.Sym, cls string) bool {
-	if cls == "" || typ == traces.NoSym {
-		return false
+// receiverType reports whether an object of type typ can be handler h's
+// receiver: typ is h's class, allowing for one of them being
+// package-qualified.
+func (s *Sampler) receiverType(h, typ traces.Sym) bool {
+	key := [2]traces.Sym{h, typ}
+	if m, ok := s.isThis[key]; ok {
+		return m
 	}
-	t := s.syms.String(typ)
-	return t == cls || strings.HasSuffix(t, "."+cls) || strings.HasSuffix(cls, "."+t)
+	cls := s.classOf(h)
+	m := false
+	if cls != "" && typ != traces.NoSym {
+		t := s.syms.String(typ)
+		m = t == cls || strings.HasSuffix(t, "."+cls) || strings.HasSuffix(cls, "."+t)
+	}
+	s.isThis[key] = m
+	return m
 }
 
 // abs returns the abstract location of loc.
