@@ -58,7 +58,7 @@
 //   - thread_begin/attach: the main looper thread "main" (queue "main"),
 //     the binder threads "binder-1", "binder-2" (queue "binder"), and every
 //     thread the program starts (ids are their names, made unique with
-//     "#2"...). Worker threads and loopers are forked by the task that
+//     "#2"...; name is the name as given). Worker threads and loopers are forked by the task that
 //     starts them; StartLooper records signal (by the new thread, once its
 //     queue is attached) and wait (by the caller), as getLooper() does.
 //   - send: internal sends have the sending task as t; external ones (the

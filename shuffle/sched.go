@@ -28,7 +28,8 @@ const (
 // its own wake channel.
 type task struct {
 	rt     *Runtime
-	id     traces.Sym
+	id     traces.Sym // unique: the name, with "#2", "#3"... for later threads of the same name
+	name   traces.Sym
 	kind   traces.ThreadKind
 	state  taskState
 	wake   chan struct{}
@@ -53,13 +54,14 @@ func (t *task) taskID() traces.Sym {
 }
 
 func (rt *Runtime) newTask(name string, kind traces.ThreadKind) *task {
-	id := rt.syms.Intern(name)
-	if _, used := rt.threadNames[id]; used {
-		rt.threadNames[id]++
-		id = rt.syms.Intern(name + "#" + strconv.Itoa(rt.threadNames[id]))
+	n := rt.syms.Intern(name)
+	id := n
+	if _, used := rt.threadNames[n]; used {
+		rt.threadNames[n]++
+		id = rt.syms.Intern(name + "#" + strconv.Itoa(rt.threadNames[n]))
 	}
 	rt.threadNames[id] = 1
-	t := &task{rt: rt, id: id, kind: kind, state: ready}
+	t := &task{rt: rt, id: id, name: n, kind: kind, state: ready}
 	rt.tasks = append(rt.tasks, t)
 	rt.all = append(rt.all, t)
 	return t
@@ -91,7 +93,7 @@ func (rt *Runtime) spawn(t *task, body func()) {
 func (rt *Runtime) emitThreadStart(t *task) {
 	op := rt.newOp(traces.ThreadBegin, t)
 	op.ThreadKind = t.kind
-	op.Name = t.id
+	op.Name = t.name
 	rt.emit(op)
 	if t.looper != nil {
 		op := rt.newOp(traces.Attach, t)
