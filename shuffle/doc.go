@@ -58,9 +58,10 @@
 //   - thread_begin/attach: the main looper thread "main" (queue "main"),
 //     the binder threads "binder-1", "binder-2" (queue "binder"), and every
 //     thread the program starts (ids are their names, made unique with
-//     "#2"...; name is the name as given). Worker threads and loopers are forked by the task that
-//     starts them; StartLooper records signal (by the new thread, once its
-//     queue is attached) and wait (by the caller), as getLooper() does.
+//     "#2"...; name is the name as given). Worker threads and loopers are
+//     forked by the task that starts them; StartLooper records signal (by
+//     the new thread, once its queue is attached) and wait (by the
+//     caller), as getLooper() does. A looper's queue has its thread's id.
 //   - send: internal sends have the sending task as t; external ones (the
 //     monkey, the system) have external: true and no t. Delays are whole
 //     milliseconds. Events are "E1", "E2", ... in order of sending.
