@@ -152,12 +152,12 @@ func (l *Looper) sendBody(s sendSpec, body func(t *task), skip int) *Message {
 
 // sendExternal is a send by the outside world (no task): body runs as the
 // event.
-func (l *Looper) sendExternal(async bool, body func(t *task)) *Message {
+func (l *Looper) sendExternal(body func(t *task)) *Message {
 	rt := l.rt
 	m := l.newMessage(body)
 	op := rt.newOp(traces.Send, nil)
 	op.External = true
-	l.enqueue(op, m, sendSpec{async: async})
+	l.enqueue(op, m, sendSpec{})
 	return m
 }
 

@@ -24,7 +24,7 @@ func (w *World) Rand() *rand.Rand { return w.rt.monkeyRand }
 // delivered to the main thread, a vsync): the event calls fn as a handler.
 func (w *World) Post(l *Looper, fn func()) {
 	name, src := w.rt.names.handler(fn)
-	l.sendExternal(false, func(t *task) { t.callHandler(name, src, fn) })
+	l.sendExternal(func(t *task) { t.callHandler(name, src, fn) })
 }
 
 // Transact sends an incoming binder transaction: fn runs on one of the
@@ -42,7 +42,7 @@ func (w *World) transact(h *Handle, fn func()) {
 
 // transactBody is transact with a body of the framework, not a handler.
 func (w *World) transactBody(h *Handle, body func(t *task)) {
-	w.rt.binder.sendExternal(false, func(t *task) {
+	w.rt.binder.sendExternal(func(t *task) {
 		if h != nil {
 			w.rt.emitSync(traces.Wait, t, h.m, 0)
 		}
