@@ -106,8 +106,11 @@ func (g *geckoApp) onScroll() {
 	g.scrollY.Add(g.Runtime().Rand().Int64N(400) - 200)
 }
 
-// onDrawFrame composites a frame every other vsync (30 frames a second)
-// on the compositor thread.
+// frameInterval is the compositor's: every other vsync, 30 frames a
+// second.
+const frameInterval = 32 * time.Millisecond
+
+// onDrawFrame composites a frame on the compositor thread.
 func (r *layerRenderer) onDrawFrame() {
 	rt := r.Runtime()
 	lang := r.app.locale.language.Get()
@@ -117,5 +120,8 @@ func (r *layerRenderer) onDrawFrame() {
 	r.app.scrollY.Get()
 	r.frames.Add(1)
 	rt.Sleep(2 * time.Millisecond)
-	r.app.compositor.PostDelayed(r.onDrawFrame, 31*time.Millisecond)
+	// The next frame is due at the next vsync boundary (Choreographer's
+	// frame time), an absolute time.
+	next := (rt.Now()/frameInterval + 1) * frameInterval
+	r.app.compositor.PostAtTime(r.onDrawFrame, next)
 }

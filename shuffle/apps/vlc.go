@@ -17,7 +17,8 @@ var vlcPlayer = &App{
 		`loadPlaylist (the user opens a playlist) clears the items on the main thread and a ` +
 		`loader thread fills them in and posts onPlaylistLoaded. Nothing orders the player's ` +
 		`post with the user's action. Harmless races by construction: the progress updates ` +
-		`(delayed UI updates), the volume the progress bar reads, the played-tracks counter.`,
+		`(delayed UI updates), the volume the progress bar reads and a phone call mutes (posted at ` +
+		`the front of the queue), the played-tracks counter.`,
 	Harmful: []Race{
 		{A: "PlaybackService.onEndReached", B: "PlaybackService.loadPlaylist", Data: "playlist",
 			Why:     "onEndReached dereferences the next item, which loadPlaylist nulled until the loader fills it in",
@@ -26,6 +27,8 @@ var vlcPlayer = &App{
 	Harmless: []Race{
 		{A: "PlaybackService.onVolumeChanged", B: "PlaybackService.updateProgress", Data: "volume",
 			Why: "the progress bar shows the volume as it is"},
+		{A: "PlaybackService.onAudioFocusLoss", B: "PlaybackService.onVolumeChanged", Data: "volume",
+			Why: "a call mutes the player; a volume change after it unmutes, as the user asked"},
 		{A: "PlaybackService.onEndReached", B: "PlaybackService.updateProgress", Data: "index",
 			Why: "progress of the previous or the next track, corrected by the next update"},
 		{A: "PlaybackService.onPlaylistLoaded", B: "PlaybackService.updateProgress", Data: "size",
@@ -71,6 +74,7 @@ func runVLC(rt *shuffle.Runtime) {
 		shuffle.Action{Name: "open playlist", Weight: 1, Do: func(w *shuffle.World) { w.Post(rt.Main(), s.loadPlaylist) }},
 		shuffle.Action{Name: "volume", Weight: 3, Do: func(w *shuffle.World) { w.Post(rt.Main(), s.onVolumeChanged) }},
 		shuffle.Action{Name: "skip", Weight: 2, Do: func(w *shuffle.World) { w.Post(rt.Main(), s.onSkip) }},
+		shuffle.Action{Name: "phone call", Weight: 1, Do: func(w *shuffle.World) { w.Transact(s.audioFocusChanged) }},
 	)
 }
 
@@ -131,6 +135,17 @@ func (s *playbackService) onPlaylistLoaded() {
 	list := s.playlist.Use()
 	s.fill(list)
 	s.size.Set(int64(list.Len()))
+}
+
+// audioFocusChanged is AudioManager's callback on a binder thread: losing
+// the audio focus must pause playback before anything else runs, so it is
+// posted at the front of the main queue.
+func (s *playbackService) audioFocusChanged() {
+	s.Runtime().Main().PostAtFront(s.onAudioFocusLoss)
+}
+
+func (s *playbackService) onAudioFocusLoss() {
+	s.volume.Set(0)
 }
 
 func (s *playbackService) onVolumeChanged() {
