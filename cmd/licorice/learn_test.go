@@ -162,3 +162,27 @@ func TestTemplatesCommands(t *testing.T) {
 	}
 	learnGolden(t, "templates-check.golden", out+errs)
 }
+
+func TestSpecCheckCommand(t *testing.T) {
+	// The spec of box.jsonl, checked against itself, holds; one learned
+	// with a narrower range is falsified.
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "box.json")
+	if _, errs, code := learnCLI(t, "learn", boxTrace, "-o", spec); code != 0 {
+		t.Fatal(errs)
+	}
+	out, _, code := learnCLI(t, "spec", "check", spec, boxTrace, erroredTrace, "-v")
+	if code != 0 {
+		t.Errorf("self check: status %d: %s", code, out)
+	}
+	data, _ := os.ReadFile(spec)
+	narrow := strings.Replace(string(data), `"constants": {"a": 1, "b": 5}`, `"constants": {"a": 1, "b": 4}`, 1)
+	if err := os.WriteFile(spec, []byte(narrow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out2, _, code := learnCLI(t, "spec", "check", spec, boxTrace, "-v")
+	if code != 1 {
+		t.Errorf("narrowed spec: status %d", code)
+	}
+	learnGolden(t, "check.golden", out+out2)
+}

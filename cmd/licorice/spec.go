@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/licorice-dev/licorice/internal/progress"
 	"github.com/licorice-dev/licorice/learn"
 	"github.com/spf13/cobra"
 )
@@ -17,7 +18,7 @@ func newSpecCmd() *cobra.Command {
 preconditions it relies on, each with its support and confidence, and the
 learning state that lets specs learned on shards of the traces be merged.`,
 	}
-	cmd.AddCommand(newSpecShowCmd(), newSpecMergeCmd())
+	cmd.AddCommand(newSpecShowCmd(), newSpecMergeCmd(), newSpecCheckCmd())
 	return cmd
 }
 
@@ -163,5 +164,83 @@ Example:
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", `the spec file to write ("-": standard output)`)
+	return cmd
+}
+
+func newSpecCheckCmd() *cobra.Command {
+	var (
+		jobs    int
+		verbose bool
+	)
+	cmd := &cobra.Command{
+		Use:   "check SPEC TRACE|DIR...",
+		Short: "Check a spec against correct executions it was not learned from",
+		Long: `Check replays correct executions (traces with an error op are skipped) and
+evaluates every condition of the spec each time an invocation realizes it,
+on the values its data had when the event began, as detection does. A
+condition that a correct execution falsifies is a false precondition: more
+(or more varied, shuffled) training traces would have dropped it.
+
+It prints each falsified condition with how often it was checked and failed
+and where it first failed, then a summary. With -v it also lists the
+conditions no invocation realized: their handler never ran, or their data
+were not read live-in or are named differently (allocation sites carry
+source lines: a spec learned from another version of the app does not
+match). It exits with status 1 if a condition was falsified.
+
+Example:
+
+  licorice record --app mytracks --runs 20 --seed 1000 -o test/
+  licorice spec check mytracks.spec.json test/`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if jobs < 0 {
+				return usageError{fmt.Errorf("spec check: -j %d: want 0 (one per CPU) or more", jobs)}
+			}
+			sp, err := learn.ReadSpecFile(args[0])
+			if err != nil {
+				return err
+			}
+			paths, err := learn.TracePaths(args[1:])
+			if err != nil {
+				return usageError{fmt.Errorf("spec check: %w", err)}
+			}
+			bar := progress.New(cmd.ErrOrStderr(), "check", "traces", int64(len(paths)))
+			res, err := learn.Check(cmd.Context(), sp, paths, jobs)
+			bar.Done()
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			for _, s := range res.Skipped {
+				fmt.Fprintf(w, "skipped %s:%d: not a correct execution: %s\n", s.Path, s.Line, s.Msg)
+			}
+			never := 0
+			for _, v := range res.Verdicts {
+				if v.Checked == 0 {
+					never++
+					if verbose {
+						fmt.Fprintf(w, "never realized: %s\n", v.Cond.Text())
+					}
+				}
+				if v.Failed > 0 {
+					fmt.Fprintf(w, "falsified: %s  (%d of %d checks; first at %s:%d)\n", v.Cond.Text(), v.Failed, v.Checked, v.FirstFile, v.FirstLine)
+				}
+			}
+			bad := len(res.Falsified())
+			share := 0.0
+			if n := len(res.Verdicts); n > 0 {
+				share = 100 * float64(bad) / float64(n)
+			}
+			fmt.Fprintf(w, "%s checked on %s (%s skipped): %d falsified (%.1f%%), %d never realized\n",
+				count(len(res.Verdicts), "condition"), count(res.Traces, "trace"), count(len(res.Skipped), "trace"), bad, share, never)
+			if bad > 0 {
+				return &exitError{code: 1}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVarP(&jobs, "jobs", "j", 0, "traces to read at once (0: one per CPU)")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also list the conditions no invocation realized")
 	return cmd
 }

@@ -1,0 +1,170 @@
+package learn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// Verdict is what a set of traces says about one condition.
+type Verdict struct {
+	Cond    *Condition
+	Checked int64 // invocations that realized it
+	Failed  int64 // of those, the ones it was false on
+	// FirstFile and FirstLine say where it first failed: the trace and the
+	// line of the invocation's ret (empty if it never failed).
+	FirstFile string
+	FirstLine int
+}
+
+// CheckResult is the outcome of checking a spec against traces.
+type CheckResult struct {
+	Verdicts []Verdict // one per enabled condition, in spec order
+	Traces   int       // correct traces checked
+	Skipped  []Skip    // traces with an error op, not checked
+}
+
+// Falsified returns the verdicts of the conditions some trace falsified.
+func (r *CheckResult) Falsified() []Verdict {
+	var out []Verdict
+	for _, v := range r.Verdicts {
+		if v.Failed > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Check replays correct executions against a spec: every realized
+// condition is evaluated on the values its data had when the event began,
+// as detection will, and counted as checked, and as failed if false. A
+// condition that held-back correct runs falsify is a false precondition
+// (thesis §5.6.2). Traces with an error op are skipped, as in learning.
+// workers is how many traces are read at once (GOMAXPROCS if 0).
+func Check(ctx context.Context, sp *Spec, paths []string, workers int) (*CheckResult, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("check: no traces")
+	}
+	conds := sp.Conditions()
+	index := make(map[*Condition]int, len(conds))
+	for i, c := range conds {
+		index[c] = i
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(paths))
+	type outcome struct {
+		err     error
+		skip    *Skip
+		checked []int64
+		failed  []int64
+		first   []int // line of the first failure, per condition
+	}
+	outs := make([]outcome, len(paths))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				o := &outs[i]
+				o.checked, o.failed, o.first = make([]int64, len(conds)), make([]int64, len(conds)), make([]int, len(conds))
+				o.skip, o.err = checkTrace(ctx, sp, index, paths[i], o.checked, o.failed, o.first)
+				if o.err != nil {
+					cancel()
+				}
+			}
+		}()
+	}
+	for i := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for _, o := range outs {
+		if o.err != nil && !errors.Is(o.err, context.Canceled) {
+			return nil, o.err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &CheckResult{Verdicts: make([]Verdict, len(conds))}
+	for i, c := range conds {
+		res.Verdicts[i].Cond = c
+	}
+	for t, o := range outs {
+		if o.skip != nil {
+			res.Skipped = append(res.Skipped, *o.skip)
+			continue
+		}
+		res.Traces++
+		for i := range conds {
+			v := &res.Verdicts[i]
+			v.Checked += o.checked[i]
+			if o.failed[i] > 0 && v.Failed == 0 {
+				v.FirstFile, v.FirstLine = paths[t], o.first[i]
+			}
+			v.Failed += o.failed[i]
+		}
+	}
+	return res, nil
+}
+
+func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path string, checked, failed []int64, first []int) (*Skip, error) {
+	r, err := traces.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("check: %w", err)
+	}
+	defer r.Close()
+	syms := r.Symbols()
+	s, rz := NewSampler(syms), NewRealizer(sp, syms)
+	var realized []Realized
+	var op traces.Op
+	for n := 0; ; n++ {
+		if n&4095 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		err := r.Next(&op)
+		if err == io.EOF {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("check: %w", err)
+		}
+		if op.Kind == traces.Error {
+			return &Skip{Path: path, Line: r.Line(), Msg: syms.String(op.Name)}, nil
+		}
+		inv := s.Step(&op)
+		if inv == nil {
+			continue
+		}
+		realized = rz.Realize(inv, realized[:0])
+		for _, rc := range realized {
+			i := index[rc.Cond]
+			holds, ok := rc.Cond.EvalTrace(rc.Vals, syms)
+			if !ok {
+				continue
+			}
+			checked[i]++
+			if !holds {
+				if failed[i] == 0 {
+					first[i] = r.Line()
+				}
+				failed[i]++
+			}
+		}
+	}
+}
