@@ -315,6 +315,25 @@ func TestSize(t *testing.T) {
 	}
 }
 
+// TestFullQueues runs Small long enough that its queues fill up and sends
+// are refused (the input thread once looped forever on a refused send).
+func TestFullQueues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("150k ops")
+	}
+	cfg := Small(1)
+	cfg.Events = 20_000
+	g := NewGenerator(cfg)
+	var op traces.Op
+	full := false
+	for g.Next(&op) {
+		full = full || len(g.pending) >= len(g.lqueues)*maxPending-4
+	}
+	if !full {
+		t.Fatal("the queues never filled up: the test tests nothing")
+	}
+}
+
 func countKind(tr *Trace, k traces.Kind) int {
 	n := 0
 	for i := range tr.Ops {

@@ -126,6 +126,9 @@ func (g *Generator) stepTask(t *task, op *traces.Op) bool {
 			op.Task = g.in.sym(t.id)
 			return true
 		}
+		if t.th.wake > g.now {
+			return false // the step was skipped, and the task sleeps until its next action
+		}
 	}
 }
 
@@ -176,14 +179,13 @@ func (g *Generator) planInput(t *task) bool {
 		t.push(step{kind: sThreadEnd})
 		return true
 	}
-	at := g.externalDelay(g.cfg.Send.ExternalTask)
-	if t.th.wake == 0 {
-		t.th.wake = at // the first input comes after a while
+	first := t.th.wake == 0
+	t.th.wake = g.externalDelay(g.cfg.Send.ExternalTask)
+	if first { // the first input comes after a while
 		return false
 	}
-	t.th.wake = at
 	if q := g.pickQueue(t); q != nil {
-		t.push(step{kind: sSend, q: q, external: true})
+		t.push(step{kind: sSend, q: q, external: true}) // now, then sleep until the next
 		return true
 	}
 	return false
