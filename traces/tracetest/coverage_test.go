@@ -152,6 +152,22 @@ func TestMeasure(t *testing.T) {
 			},
 		},
 		{
+			// An event learns of e1's begin through the external chain.
+			name: "atomic external",
+			trace: `{"op":"thread_begin","t":"main","kind":"looper"}
+{"op":"attach","t":"main","q":"q"}
+{"op":"thread_begin","t":"w"}
+{"op":"send","t":"w","q":"q","e":"e1"}
+{"op":"send","t":"w","q":"q","e":"e2"}
+{"op":"begin","t":"e1","thread":"main"}
+{"op":"send","t":"e1","q":"q","e":"x1","external":true}
+{"op":"end","t":"e1"}
+{"op":"begin","t":"e2","thread":"main"}
+{"op":"send","t":"e2","q":"q","e":"x2","external":true}
+{"op":"end","t":"e2"}`,
+			want: map[Situation]int{AtomicMidEvent: 1, ExternalOrdered: 1, ExternalWithTask: 2},
+		},
+		{
 			name: "binder",
 			trace: `{"op":"thread_begin","t":"b0","kind":"binder"}
 {"op":"attach","t":"b0","q":"bq"}

@@ -187,6 +187,7 @@ func (m *meter) observe(op *traces.Op) {
 	case traces.Send:
 		if op.External {
 			clk.join(m.ext)
+			m.atomic(op.Task, clk, AtomicMidEvent)
 		}
 	}
 	count := clk.tick(i)
