@@ -77,8 +77,9 @@ func (c *nameCache) handler(fn any) (name, src traces.Sym) {
 // ("example.com/app.(*trackDetailActivity).OnPause-fm") into a handler
 // name in the style of the Java apps the thesis studies: the receiver type
 // with a capital first letter, then the method with a small one
-// ("TrackDetailActivity.onPause"). Closures keep their suffix
-// ("TrackDataHub.start.func1"); a plain function is its name alone.
+// ("TrackDetailActivity.onPause"), whether the receiver is a pointer or
+// a value. Closures keep their suffix ("TrackDataHub.start.func1"); a
+// plain function is its name alone.
 func JavaName(goName string) string {
 	s := goName
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
@@ -90,14 +91,32 @@ func JavaName(goName string) string {
 	s = strings.TrimSuffix(s, "-fm")
 	s = strings.ReplaceAll(s, "[...]", "")
 	parts := strings.Split(s, ".")
-	if strings.HasPrefix(parts[0], "(") {
-		parts[0] = strings.Trim(parts[0], "(*)")
-		parts[0] = withFirst(parts[0], unicode.ToUpper)
+	// A method: "(*T).m" or "(T).m", or "T.m" for a value receiver (not a
+	// closure "f.func1").
+	method := strings.HasPrefix(parts[0], "(") ||
+		len(parts) == 2 && !isClosure(parts[1])
+	if method {
+		parts[0] = withFirst(strings.Trim(parts[0], "(*)"), unicode.ToUpper)
 		if len(parts) > 1 {
 			parts[1] = withFirst(parts[1], unicode.ToLower)
 		}
 	}
 	return strings.Join(parts, ".")
+}
+
+// isClosure reports whether a part of a function name is a closure's
+// ("func1").
+func isClosure(part string) bool {
+	rest, ok := strings.CutPrefix(part, "func")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // ClassName is the Java-style name of a Go type name: capital first

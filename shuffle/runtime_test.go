@@ -430,7 +430,10 @@ func TestJavaName(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"github.com/x/apps.(*trackDetailActivity).onPause-fm", "TrackDetailActivity.onPause"},
 		{"github.com/x/apps.(*trackDetailActivity).OnPause", "TrackDetailActivity.onPause"},
-		{"github.com/x/apps.serviceConnection.connected-fm", "serviceConnection.connected"},
+		{"github.com/x/apps.serviceConnection.connected-fm", "ServiceConnection.connected"},
+		{"github.com/x/apps.runMyTracks.func1", "runMyTracks.func1"},
+		{"github.com/x/apps.runMyTracks.func12", "runMyTracks.func12"},
+		{"github.com/x/apps.T.funcs", "T.funcs"},
 		{"github.com/x/apps.(serviceConnection).connected-fm", "ServiceConnection.connected"},
 		{"github.com/x/apps.(*hub).start.func1", "Hub.start.func1"},
 		{"github.com/x/apps.runMyTracks", "runMyTracks"},
