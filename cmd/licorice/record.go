@@ -90,7 +90,7 @@ Example:
 			if err != nil {
 				return err
 			}
-			printSummary(w, a.Name, out, sums)
+			printSummary(w, a, out, sums)
 			return nil
 		},
 	}
@@ -156,8 +156,9 @@ func wrap(text string, width int, indent string) string {
 	return b.String()
 }
 
-// printSummary tells which runs crashed and how many are correct.
-func printSummary(w io.Writer, app, dir string, sums []shuffle.RunSummary) {
+// printSummary tells which runs crashed, with the harmful race each hit,
+// and how many are correct.
+func printSummary(w io.Writer, app *apps.App, dir string, sums []shuffle.RunSummary) {
 	var ops int64
 	shuffledRuns, crashed := 0, 0
 	for _, s := range sums {
@@ -171,9 +172,19 @@ func printSummary(w io.Writer, app, dir string, sums []shuffle.RunSummary) {
 			if s.Shuffled {
 				kind = "shuffled"
 			}
-			fmt.Fprintf(w, "crashed: %s (seed %d, %s): %s\n", s.File, s.Seed, kind, s.Crash)
+			fmt.Fprintf(w, "crashed: %s (seed %d, %s): %s%s\n", s.File, s.Seed, kind, s.Crash, raceOf(app, s.Crash))
 		}
 	}
 	fmt.Fprintf(w, "wrote %d traces of %s to %s (%d shuffled, %d operations): %d correct, %d crashed\n",
-		len(sums), app, dir, shuffledRuns, ops, len(sums)-crashed, crashed)
+		len(sums), app.Name, dir, shuffledRuns, ops, len(sums)-crashed, crashed)
+}
+
+// raceOf names the harmful race whose symptom a crash shows, if any.
+func raceOf(app *apps.App, crash string) string {
+	for _, r := range app.Harmful {
+		if r.Symptom != "" && strings.Contains(crash, r.Symptom) {
+			return fmt.Sprintf(" (the race %s / %s on %s)", r.A, r.B, r.Data)
+		}
+	}
+	return ""
 }
