@@ -393,17 +393,17 @@ func TestBoundedState(t *testing.T) {
 	g := NewGenerator(Android(40000, 2))
 	g.RecycleSymbols(1 << 12)
 	var op traces.Op
-	most := struct{ threads, pending, events, cache int }{}
+	most := struct{ threads, pending, events, syms int }{}
 	for g.Next(&op) {
 		most.threads = max(most.threads, len(g.threads))
 		most.pending = max(most.pending, len(g.pending))
 		most.events = max(most.events, len(g.events))
-		most.cache = max(most.cache, len(g.in.cache))
+		most.syms = max(most.syms, g.Symbols().Len())
 	}
 	if g.Count() < 1_000_000 {
 		t.Fatalf("only %d ops", g.Count())
 	}
-	if most.threads > 64 || most.pending > 4*maxPending || most.events > 4*maxPending || most.cache > 1<<12+16 {
+	if most.threads > 64 || most.pending > 4*maxPending || most.events > 4*maxPending || most.syms > 1<<12+16 {
 		t.Fatalf("state grew: %+v", most)
 	}
 }

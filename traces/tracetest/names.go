@@ -148,30 +148,35 @@ func appendName(b []byte, n name) []byte {
 	return append(b, '?')
 }
 
-// interner turns names into Syms of one table, caching the answers.
+// interner turns names into Syms of one table. A small direct-mapped
+// cache answers most lookups: the names an operation uses are mostly
+// those of a few live objects, tasks and fields.
 type interner struct {
 	syms  *traces.Symbols
-	cache map[name]traces.Sym
+	cache [1 << 12]cached
 	buf   []byte
 }
 
-func newInterner(syms *traces.Symbols) *interner {
-	return &interner{syms: syms, cache: make(map[name]traces.Sym)}
+type cached struct {
+	n name // 0: empty
+	y traces.Sym
 }
 
+func newInterner(syms *traces.Symbols) *interner { return &interner{syms: syms} }
+
 func (in *interner) sym(n name) traces.Sym {
-	if y, ok := in.cache[n]; ok {
-		return y
+	c := &in.cache[(uint64(n)*0x9e3779b97f4a7c15)>>52]
+	if c.n == n {
+		return c.y
 	}
 	in.buf = appendName(in.buf[:0], n)
-	y := in.syms.InternBytes(in.buf)
-	in.cache[n] = y
-	return y
+	c.n, c.y = n, in.syms.InternBytes(in.buf)
+	return c.y
 }
 
 // reset empties the table and the cache: every Sym issued so far is
 // invalid.
 func (in *interner) reset() {
 	in.syms.Reset()
-	clear(in.cache)
+	in.cache = [len(in.cache)]cached{}
 }
