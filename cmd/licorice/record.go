@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -40,7 +41,9 @@ time of mean --delay-mean, cut short when the target queue is empty (thesis
 §5.3.4). Run i uses seed --seed+i; the same flags write the same bytes.
 
 It prints one line per run that crashed (an error op: the run is not a
-correct execution, and training skips it) and a summary.
+correct execution, and training skips it) with the harmful race it hit, and
+a summary. Other traces of the app already in DIR (from an earlier, longer
+batch) are left alone and reported on standard error.
 
 Example:
 
@@ -91,6 +94,7 @@ Example:
 				return err
 			}
 			printSummary(w, a, out, sums)
+			warnStale(cmd.ErrOrStderr(), a.Name, out, sums)
 			return nil
 		},
 	}
@@ -177,6 +181,28 @@ func printSummary(w io.Writer, app *apps.App, dir string, sums []shuffle.RunSumm
 	}
 	fmt.Fprintf(w, "wrote %d traces of %s to %s (%d shuffled, %d operations): %d correct, %d crashed\n",
 		len(sums), app.Name, dir, shuffledRuns, ops, len(sums)-crashed, crashed)
+}
+
+// warnStale reports traces of app in dir that this batch did not write:
+// a directory read later as a whole would mix them in.
+func warnStale(w io.Writer, app, dir string, sums []shuffle.RunSummary) {
+	written := make(map[string]bool, len(sums))
+	for _, s := range sums {
+		written[filepath.Base(s.File)] = true
+	}
+	matches, err := filepath.Glob(filepath.Join(dir, app+"-*"))
+	if err != nil {
+		return
+	}
+	stale := 0
+	for _, m := range matches {
+		if !written[filepath.Base(m)] && !strings.HasPrefix(filepath.Base(m), ".") {
+			stale++
+		}
+	}
+	if stale > 0 {
+		fmt.Fprintf(w, "licorice: note: %s also holds %d other traces of %s, not written by this run\n", dir, stale, app)
+	}
 }
 
 // raceOf names the harmful race whose symptom a crash shows, if any.

@@ -102,3 +102,18 @@ func TestRecordUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordStale checks that traces left by an earlier, longer batch are
+// reported.
+func TestRecordStale(t *testing.T) {
+	dir := t.TempDir()
+	for _, runs := range []string{"3", "1"} {
+		_, errOut, code := tracesCLI(t, nil, "record", "--app", "vlc", "--runs", runs, "--actions", "20", "-o", dir)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if stale := strings.Contains(errOut, "2 other traces of vlc"); stale != (runs == "1") {
+			t.Errorf("--runs %s: stderr %q", runs, errOut)
+		}
+	}
+}
