@@ -43,8 +43,9 @@
 // With [Options.Shuffle], each send by the program is, with probability
 // 1/2, delayed: the sending task waits an exponentially distributed time
 // (mean [Options.DelayMean], gonum's distuv.Exponential) before it sends,
-// and the wait ends early as soon as the target queue is empty, so an idle
-// looper is never kept waiting. The sender is simply slower: every order
+// and the wait ends early as soon as the target queue is empty (holds no
+// pending message, delayed ones included), so an idle looper is never kept
+// waiting. The sender is simply slower: every order
 // the causality model derives still holds (two posts of one sender stay in
 // order, a fork still precedes the child), only what the model leaves
 // unordered changes. External events are not delayed: the monkey already

@@ -83,8 +83,12 @@ type trackDetailActivity struct {
 // the recording service inserts: it runs on a binder thread and asks the
 // shown activity's hub, if any, to reload.
 func (app *myTracksApp) onTrackPointsChanged() {
-	if a := app.current; a != nil && a.dataHub.NotNull() {
-		a.dataHub.Use().reload()
+	if a := app.current; a != nil {
+		// One read: this is another thread than the activity's, so the
+		// field may change between a test and a second read.
+		if hub := a.dataHub.Get(); hub != nil {
+			hub.reload()
+		}
 	}
 }
 
