@@ -7,8 +7,9 @@ import (
 	"github.com/licorice-dev/licorice/traces"
 )
 
-// Generator produces a trace one operation at a time, in bounded memory.
-// It is a discrete-event simulation of an event-driven program in virtual
+// Generator produces a trace one operation at a time. Its state is
+// bounded whatever the trace's length; so is its symbol table with
+// [Generator.RecycleSymbols]. It is a discrete-event simulation of an event-driven program in virtual
 // time:
 //
 //   - every thread and every running event is a task, a state machine that
@@ -40,15 +41,15 @@ type Generator struct {
 	stopping bool
 	done     bool
 
-	threads []*thread // begun or about to begin, not ended; in creation order
+	threads []*thread // begun or about to begin, not ended
 	main    *thread
 	input   *thread
-	lqueues []*queue // looper queues
-	bqueues []*queue // binder queues
-	events  map[int64]*event
-	pending []*event  // events in looper queues, for removal
-	ended   []*thread // workers that ended and were not joined (the most recent few)
-	fresh   []fresh   // fresh handles signaled recently (the most recent few)
+	lqueues []*queue         // looper queues
+	bqueues []*queue         // binder queues
+	events  map[int64]*event // events in looper queues, by number
+	pending []*event         // the same, for picking one to remove
+	ended   []*thread        // workers that ended and were not joined (the most recent few)
+	fresh   []fresh          // fresh handles signaled recently (the most recent few)
 	locks   []lockState
 	handles []bool // pooled handles: signaled and not consumed
 	heap    heap
@@ -179,7 +180,7 @@ func (g *Generator) setUp() {
 		th := g.newWorker()
 		if g.rng.IntN(2) == 0 {
 			g.main.own.push(step{kind: sFork, child: th})
-			g.main.own.children = append(g.main.own.children, th)
+			g.main.own.children = appendRecent(g.main.own.children, th)
 		} else {
 			g.threads = append(g.threads, th)
 		}

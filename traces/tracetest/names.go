@@ -16,10 +16,10 @@ type name uint64
 type nameKind uint8
 
 const (
-	nThread     nameKind = iota + 1 // threadNumber
-	nThreadName                     // threadNumber: the thread's "name"
+	nThread     nameKind = iota + 1 // looperID, binderID, workerID or threadInput
+	nThreadName                     // the same numbers: the thread's "name"
 	nEvent                          // the event's number
-	nQueue                          // queueNumber
+	nQueue                          // looperQueueID or binderQueueID
 	nObject                         // the object's number
 	nClass                          // the class (a type, and the owner of statics)
 	nField                          // the field's index within its class
@@ -71,43 +71,45 @@ var errorMessages = [...]string{
 	"java.lang.IllegalStateException: not attached to a window",
 }
 
+// threadWords spell thread ids (row 0) and names (row 1) by thread kind:
+// looper, binder, worker, input; then the separator of a binder thread's
+// queue and index.
+var threadWords = [2][5]string{
+	{"looper", "binder", "worker", "input", "."},
+	{"HandlerThread-", "Binder:", "AsyncTask #", "InputReader", "_"},
+}
+
+// appendThread appends the id of thread x, or its name.
+func appendThread(b []byte, x uint64, display bool) []byte {
+	words := &threadWords[0]
+	if display {
+		words = &threadWords[1]
+	}
+	kind, i := x>>32, x&(1<<32-1)
+	switch {
+	case x == looperID(0):
+		return append(b, "main"...)
+	case x == threadInput:
+		return append(b, words[3]...)
+	}
+	b = append(b, words[kind]...)
+	if x&^(1<<32-1) == threadBinder {
+		b = strconv.AppendUint(b, i>>16, 10)
+		b = append(b, words[4]...)
+		i &= 0xffff
+	}
+	return strconv.AppendUint(b, i, 10)
+}
+
 // appendName appends the string of n.
 func appendName(b []byte, n name) []byte {
 	x := n.number()
 	num := func(b []byte, v uint64) []byte { return strconv.AppendUint(b, v, 10) }
 	switch n.kind() {
 	case nThread:
-		i := x & (1<<32 - 1)
-		switch x &^ (1<<32 - 1) {
-		case threadLooper:
-			if i == 0 {
-				return append(b, "main"...)
-			}
-			return num(append(b, "looper"...), i)
-		case threadBinder:
-			b = num(append(b, "binder"...), i>>16)
-			return num(append(b, '.'), i&0xffff)
-		case threadWorker:
-			return num(append(b, "worker"...), i)
-		default:
-			return append(b, "input"...)
-		}
+		return appendThread(b, x, false)
 	case nThreadName:
-		i := x & (1<<32 - 1)
-		switch x &^ (1<<32 - 1) {
-		case threadLooper:
-			if i == 0 {
-				return append(b, "main"...)
-			}
-			return num(append(b, "HandlerThread-"...), i)
-		case threadBinder:
-			b = num(append(b, "Binder:"...), i>>16)
-			return num(append(b, '_'), i&0xffff)
-		case threadWorker:
-			return num(append(b, "AsyncTask #"...), i)
-		default:
-			return append(b, "InputReader"...)
-		}
+		return appendThread(b, x, true)
 	case nEvent:
 		return num(append(b, 'e'), x)
 	case nQueue:

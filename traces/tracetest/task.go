@@ -20,7 +20,7 @@ type task struct {
 	left     int     // actions left outside any frame
 	frames   []frame // open calls and locks, innermost last
 	steps    []step  // planned steps, next first
-	children []*thread
+	children []*thread // threads it forked, the most recent few
 }
 
 // A frame is an open handler call or a held lock, with the actions left
@@ -364,10 +364,10 @@ func (g *Generator) planWait(t *task) step {
 // children (if t may block), or a worker that has ended.
 func (g *Generator) pickJoin(t *task) *thread {
 	mayBlock := !t.holdsLock()
-	var cands [recentMax * 2]*thread
+	var cands [recentMax]*thread
 	n := 0
 	for _, c := range t.children {
-		if !c.joined && (c.ended || mayBlock) && n < len(cands) {
+		if !c.joined && (c.ended || mayBlock) {
 			cands[n] = c
 			n++
 		}
@@ -462,7 +462,7 @@ func (g *Generator) exec(t *task, s *step, op *traces.Op) bool {
 				return false
 			}
 			s.child = g.newWorker()
-			t.children = append(t.children, s.child)
+			t.children = appendRecent(t.children, s.child)
 		}
 		g.threads = append(g.threads, s.child)
 		op.Kind, op.Thread = traces.Fork, in.sym(s.child.id)
