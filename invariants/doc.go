@@ -44,17 +44,19 @@
 //
 // # Learning
 //
-// A [Learner] keeps, per datum, a [Summary] (counts by kind, the numeric
-// extremes and how often each was hit, the smallest four distinct values)
+// A [Learner] learns from the samples of one run (one execution) and
+// keeps, per datum, a [Summary] (counts by kind, the numeric extremes and
+// how often and in how many runs each was hit, the smallest four distinct
+// values)
 // and, per pair of data in one abstract type, a [PairState] (how often
 // x < y, x == y, x > y; which exact relations a sample broke; the line
 // through the extreme points; the smallest five distinct pairs). Every
 // condition is decided from these at the end, so memory is bounded by the
 // data and pairs, never by the number of samples, and every field is a
 // count, an extreme, a flag that only turns on, or the smallest k of a
-// total order. Hence the merge property: learning on two halves and
-// merging ([Learner.Merge]) gives exactly the state of learning on all
-// samples, in any order.
+// total order. Learners of runs are merged ([Learner.Merge]), and hence
+// the merge property: learning on two sets of runs and merging gives
+// exactly the state of learning on all of them, in any order.
 //
 // A value of another type than a template's falsifies it; a datum with
 // no value in a sample (absent) is not checked on that sample, so each
@@ -80,13 +82,18 @@
 //   - x == a: (1/2)^n, and x in {a, b, c} with k values: (k/(k+1))^n. If
 //     x could take one more value, as likely as each seen, n samples would
 //     all have missed it with that probability. Booleans make this exact.
-//   - a <= x <= b: each bound must be hit: a lower bound hit n_a times is
-//     a real bound unless the values continued below it; had the value
-//     below been as likely as a, the n_a samples at a would all have
-//     fallen on a with probability (1/2)^n_a. x >= a has chance (1/2)^n_a,
-//     x <= b (1/2)^n_b, the range the larger of the two. A bound seen once
-//     is chance (Daikon asks for the bound to be hit often; this is that
-//     rule as a probability).
+//   - a <= x <= b: each bound must be reached by several runs. A lower
+//     bound a reached in r_a runs is a real bound unless the values
+//     continued below it; had the value below been as likely as a, each of
+//     those runs would have gone below with probability 1/2, so all r_a
+//     stopping at a has probability (1/2)^r_a. x >= a has chance
+//     (1/2)^r_a, x <= b (1/2)^r_b, the range the larger of the two. Runs,
+//     not samples, because the samples of one run are not independent: a
+//     value that sits at its high point for many frames is one
+//     observation (a random walk's peak is reached by one run; a clamp,
+//     like a zoom's minimum, by most). Daikon asks for the bound to be hit
+//     often; this is that rule as a probability over executions. A spec
+//     learned from one trace has no bounds.
 //   - x != 0: (1 - 1/r)^n with r the number of values x plausibly ranges
 //     over: the span from the smallest to the largest of its values and 0,
 //     at most 50 (Daikon's cap); 50 for floats. Zero would be one of r

@@ -37,13 +37,23 @@ func val(x any) Value {
 
 func ref(n uint64) Value { return RefValue(n) }
 
-// texts learns from samples and returns the reported conditions' texts.
-func texts(t *testing.T, cat *Catalog, opts Options, samples ...[]Var) []string {
-	t.Helper()
+// learnEach learns each sample as a run of its own (so bounds count
+// samples) and returns the merged learner.
+func learnEach(cat *Catalog, samples ...[]Var) *Learner {
 	l := NewLearner(cat)
 	for _, s := range samples {
-		l.Add(s)
+		run := NewLearner(cat)
+		run.Add(s)
+		l.Merge(run)
 	}
+	return l
+}
+
+// texts learns from samples, each a run, and returns the reported
+// conditions' texts.
+func texts(t *testing.T, cat *Catalog, opts Options, samples ...[]Var) []string {
+	t.Helper()
+	l := learnEach(cat, samples...)
 	var out []string
 	for _, c := range l.Infer(opts) {
 		out = append(out, c.Text())

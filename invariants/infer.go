@@ -143,7 +143,7 @@ func summaryConditions(s *Summary, cond func(builtin) *Condition) []*Condition {
 		return out
 	}
 	if Compare(s.Min, s.Max) < 0 {
-		lo, hi := pow(0.5, s.MinN), pow(0.5, s.MaxN)
+		lo, hi := pow(0.5, s.MinRuns), pow(0.5, s.MaxRuns)
 		c := cond(bRange)
 		c.A, c.B, c.Chance = s.Min, s.Max, max(lo, hi)
 		out = append(out, c)
@@ -304,7 +304,7 @@ func userFamily(t *Template, s *Summary, vars []string, support int64) []*Condit
 		if !s.numbers() || Compare(s.Min, s.Max) >= 0 {
 			return nil
 		}
-		lo, hi := pow(0.5, s.MinN), pow(0.5, s.MaxN)
+		lo, hi := pow(0.5, s.MinRuns), pow(0.5, s.MaxRuns)
 		both, low, high := mk(), mk(), mk()
 		both.A, both.B, both.Chance = s.Min, s.Max, max(lo, hi)
 		low.A, low.Chance = s.Min, lo

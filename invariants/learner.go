@@ -129,9 +129,11 @@ func (s *UserState) merge(u *UserTemplate, o *UserState) {
 
 // Learner learns the conditions of one handler from its samples, one at a
 // time, in memory bounded by the data and pairs of data it has seen (never
-// by the number of samples). Learners of the same catalog merge: learning
-// on two halves of the samples and merging gives exactly the state of
-// learning on all of them, in any order.
+// by the number of samples). A learner learns from the samples of one run
+// (one execution: the samples of a run are not independent, and the
+// evidence for a bound counts runs); learners of runs are merged. Learners
+// of the same catalog merge exactly: learning on two sets of runs and
+// merging gives the state of learning on all of them, in any order.
 //
 // A Learner is not safe for concurrent use.
 type Learner struct {

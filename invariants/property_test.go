@@ -97,9 +97,9 @@ func inferred(l *Learner) []string {
 	return out
 }
 
-// TestMergeProperty: learning on a random split and merging gives exactly
-// the state (and so the conditions) of learning on all samples, in any
-// order — also after the halves went through their stored JSON form.
+// TestMergeProperty: learning on a random split of the runs and merging
+// gives exactly the state (and so the conditions) of learning on all runs,
+// in any order — also after the parts went through their stored JSON form.
 func TestMergeProperty(t *testing.T) {
 	cat := testCatalog(t)
 	rounds := 200
@@ -108,15 +108,22 @@ func TestMergeProperty(t *testing.T) {
 	}
 	for seed := range rounds {
 		r := rand.New(rand.NewPCG(uint64(seed), 7))
-		samples := randomSamples(r, 1+r.IntN(120))
+		// A few runs of a few samples each, each run learned on its own.
+		var runs []*Learner
+		for range 1 + r.IntN(8) {
+			run := NewLearner(cat)
+			for _, s := range randomSamples(r, 1+r.IntN(30)) {
+				run.Add(s)
+			}
+			runs = append(runs, run)
+		}
 		all := NewLearner(cat)
-		for _, s := range samples {
-			all.Add(s)
+		for _, run := range runs {
+			all.Merge(run)
 		}
 		parts := []*Learner{NewLearner(cat), NewLearner(cat), NewLearner(cat)}
-		order := r.Perm(len(samples))
-		for _, i := range order {
-			parts[r.IntN(len(parts))].Add(samples[i])
+		for _, i := range r.Perm(len(runs)) {
+			parts[r.IntN(len(parts))].Merge(runs[i])
 		}
 		// Round-trip one part through JSON.
 		var st State
@@ -132,13 +139,24 @@ func TestMergeProperty(t *testing.T) {
 		merged.Merge(stored)
 		merged.Merge(parts[0])
 		if a, b := stateJSON(t, all), stateJSON(t, merged); a != b {
-			t.Fatalf("seed %d: merged state differs\nall:    %s\nmerged: %s", seed, a, b)
+			t.Fatalf("seed %d: merged state differs at byte %d:\nall:    ...%s\nmerged: ...%s", seed, diffAt(a, b), around(a, diffAt(a, b)), around(b, diffAt(a, b)))
 		}
 		if a, b := inferred(all), inferred(merged); !slices.Equal(a, b) {
 			t.Fatalf("seed %d: conditions differ\nall:    %q\nmerged: %q", seed, a, b)
 		}
 	}
 }
+
+func diffAt(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+func around(s string, i int) string { return s[max(0, i-200):min(len(s), i+200)] }
 
 // TestConditionsHoldOnTheirSamples: every condition a learner reports
 // (implied ones too) evaluates to true on every sample it was learned

@@ -14,10 +14,11 @@ const smallCap = MaxOneOf + 1
 // how often each was hit, and the smallest distinct values. Every unary
 // condition is decided from it, so it is all a learner keeps per datum.
 //
-// Summaries are mergeable: a.Merge(b) gives exactly the summary of the
-// samples of a and b together, whatever the order they came in, because
-// every field is a count, an extreme, or the smallest few values of a
-// total order ([Compare]).
+// The samples added to one summary are of one run (one execution); the
+// summaries of runs are merged. Summaries are mergeable: a.Merge(b) gives
+// exactly the summary of the runs of a and b together, whatever the order
+// they came in, because every field is a count, an extreme, or the
+// smallest few values of a total order ([Compare]).
 type Summary struct {
 	N      int64 `json:"n"`                // samples with a value
 	Null   int64 `json:"null,omitempty"`   // null pointers
@@ -32,11 +33,13 @@ type Summary struct {
 	Guard  int64 `json:"guard,omitempty"`  // samples in which the pointer was tested for null
 
 	// Min and Max are the extreme numbers (NaN aside), MinN and MaxN how
-	// many samples hit them.
-	Min  Value `json:"min,omitzero"`
-	Max  Value `json:"max,omitzero"`
-	MinN int64 `json:"min_n,omitempty"`
-	MaxN int64 `json:"max_n,omitempty"`
+	// many samples hit them, MinRuns and MaxRuns in how many runs.
+	Min     Value `json:"min,omitzero"`
+	Max     Value `json:"max,omitzero"`
+	MinN    int64 `json:"min_n,omitempty"`
+	MaxN    int64 `json:"max_n,omitempty"`
+	MinRuns int64 `json:"min_runs,omitempty"`
+	MaxRuns int64 `json:"max_runs,omitempty"`
 
 	// Small holds the smallest distinct numbers, booleans and strings seen
 	// (at most MaxOneOf+1), in Compare order.
@@ -89,26 +92,32 @@ func (s *Summary) addNumber(v Value, n int64) {
 	if v.Float() == 0 {
 		s.Zero += n
 	}
-	s.addBounds(v, n, v, n)
+	// All samples added to one summary are of one run: whichever value is
+	// the extreme, one run reached it.
+	s.addBounds(v, n, 0, v, n, 0)
+	s.MinRuns, s.MaxRuns = 1, 1
 }
 
-// addBounds folds the extremes lo (hit loN times) and hi (hiN) into s.
-func (s *Summary) addBounds(lo Value, loN int64, hi Value, hiN int64) {
+// addBounds folds the extremes lo (hit loN times, in loRuns runs) and hi
+// into s.
+func (s *Summary) addBounds(lo Value, loN, loRuns int64, hi Value, hiN, hiRuns int64) {
 	if s.MinN == 0 {
-		s.Min, s.MinN, s.Max, s.MaxN = lo, loN, hi, hiN
+		s.Min, s.MinN, s.MinRuns, s.Max, s.MaxN, s.MaxRuns = lo, loN, loRuns, hi, hiN, hiRuns
 		return
 	}
 	switch c := Compare(lo, s.Min); {
 	case c < 0:
-		s.Min, s.MinN = lo, loN
+		s.Min, s.MinN, s.MinRuns = lo, loN, loRuns
 	case c == 0:
 		s.MinN += loN
+		s.MinRuns += loRuns
 	}
 	switch c := Compare(hi, s.Max); {
 	case c > 0:
-		s.Max, s.MaxN = hi, hiN
+		s.Max, s.MaxN, s.MaxRuns = hi, hiN, hiRuns
 	case c == 0:
 		s.MaxN += hiN
+		s.MaxRuns += hiRuns
 	}
 }
 
@@ -139,7 +148,7 @@ func (s *Summary) Merge(o *Summary) {
 	s.Deref += o.Deref
 	s.Guard += o.Guard
 	if o.MinN > 0 {
-		s.addBounds(o.Min, o.MinN, o.Max, o.MaxN)
+		s.addBounds(o.Min, o.MinN, o.MinRuns, o.Max, o.MaxN, o.MaxRuns)
 	}
 	for _, v := range o.Small {
 		s.Small = insertSmall(s.Small, v)

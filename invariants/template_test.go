@@ -63,7 +63,8 @@ func TestBuiltinTemplates(t *testing.T) {
 		{"oneof/strings", repeat(12, one("s", cycle("b", "a"))), `s in {"a", "b"}`, ""},
 		{"oneof/four", repeat(40, one("x", cycle(1, 2, 3, 4))), "", "x in {1, 2, 3}"},
 		{"oneof/bools", repeat(40, one("b", cycle(true, false))), "", "b in {false, true}"},
-		// bounds: (1/2)^hits at each bound, from 7 hits.
+		// bounds: (1/2)^runs that reached each bound, from 7 (each sample is
+		// a run here).
 		{"range", repeat(70, one("x", cycle(0, 1, 2, 3, 4, 5, 6, 7, 8, 9))), "0 <= x <= 9", "x >= 0"},
 		{"range/chance", repeat(60, one("x", cycle(0, 1, 2, 3, 4, 5, 6, 7, 8, 9))), "", "0 <= x <= 9"},
 		{"lower", append(repeat(7, one("x", cycle(0))), repeat(30, one("x", func(i int) any { return i + 1 }))...), "x >= 0", "0 <= x <= 30"},
@@ -130,11 +131,12 @@ func TestChanceAtTheLimit(t *testing.T) {
 }
 
 func TestConditionFields(t *testing.T) {
-	l := NewLearner(Builtins())
+	var ss [][]Var
 	for i := range 20 {
-		l.Add(sample("x", i%10))
+		ss = append(ss, sample("x", i%10))
 	}
-	l.Add(sample("y", 1)) // a sample without x
+	ss = append(ss, sample("y", 1)) // a sample without x
+	l := learnEach(Builtins(), ss...)
 	cs := l.Infer(Options{MinSupport: 1, Limit: 1, All: true})
 	var rng *Condition
 	for _, c := range cs {
@@ -149,7 +151,17 @@ func TestConditionFields(t *testing.T) {
 		t.Errorf("range: support %d, a %v, b %v", rng.Support, rng.A, rng.B)
 	}
 	if want := math.Pow(0.5, 2); rng.Chance != want {
-		t.Errorf("range chance %v, want %v (each bound hit twice)", rng.Chance, want)
+		t.Errorf("range chance %v, want %v (each bound reached by two runs)", rng.Chance, want)
+	}
+	// Within one run, a bound hit many times is still one observation.
+	one := NewLearner(Builtins())
+	for _, s := range ss {
+		one.Add(s)
+	}
+	for _, c := range one.Infer(Options{MinSupport: 1, Limit: 1, All: true}) {
+		if c.Template.Name == "range" && c.Chance != 0.5 {
+			t.Errorf("one run: range chance %v, want 0.5", c.Chance)
+		}
 	}
 	if l.Samples() != 21 {
 		t.Errorf("samples %d", l.Samples())

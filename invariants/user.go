@@ -350,7 +350,7 @@ func (u *UserTemplate) chanceFormula() string {
 	case fitOneOf:
 		return "(k/(k+1))^n for k values (k = 1: a constant)"
 	case fitBounds:
-		return "(1/2)^n per bound, n: samples at the bound"
+		return "(1/2)^r per bound, r: runs that reached it"
 	case fitNonZero:
 		return builtins[bNonZero-1].Chance
 	}
