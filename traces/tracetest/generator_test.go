@@ -48,7 +48,7 @@ func shapes(seed int64) map[string]Config {
 	}
 }
 
-func seeds(t testing.TB, short, long int64) int64 {
+func seeds(short, long int64) int64 {
 	if testing.Short() {
 		return short
 	}
@@ -106,7 +106,7 @@ func check(t *testing.T, tr *Trace) {
 }
 
 func TestValid(t *testing.T) {
-	n := seeds(t, 8, 60)
+	n := seeds(8, 60)
 	for name := range shapes(0) {
 		t.Run(name, func(t *testing.T) {
 			for seed := range n {
@@ -128,7 +128,7 @@ func TestValid(t *testing.T) {
 // points backwards. It also checks that binder threads take events in
 // FIFO order.
 func TestConsistent(t *testing.T) {
-	n := seeds(t, 20, 200)
+	n := seeds(20, 200)
 	for _, name := range []string{"small", "many-queues", "fronts", "android", "timeless"} {
 		t.Run(name, func(t *testing.T) {
 			for seed := range n {
