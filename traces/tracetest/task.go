@@ -14,12 +14,12 @@ import (
 // trace always shows the state it changed.
 type task struct {
 	id       name
-	th       *thread // the thread it runs on
-	ev       *event  // the event, or nil for the thread's own code
-	home     int     // the class its data accesses prefer
-	left     int     // actions left outside any frame
-	frames   []frame // open calls and locks, innermost last
-	steps    []step  // planned steps, next first
+	th       *thread   // the thread it runs on
+	ev       *event    // the event, or nil for the thread's own code
+	home     int       // the class its data accesses prefer
+	left     int       // actions left outside any frame
+	frames   []frame   // open calls and locks, innermost last
+	steps    []step    // planned steps, next first
 	children []*thread // threads it forked, the most recent few
 }
 
