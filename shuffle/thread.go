@@ -129,7 +129,7 @@ type Mutex struct {
 }
 
 // NewMutex returns a new, unlocked lock.
-func NewMutex(in interface{ Runtime() *Runtime }) *Mutex {
+func NewMutex(in Env) *Mutex {
 	rt := in.Runtime()
 	return &Mutex{rt: rt, id: rt.nextID("L", &rt.counter.lock)}
 }
