@@ -366,8 +366,9 @@ type lctDecoder struct {
 	strs      [][]byte // the block's strings by local index; strs[0] is nil
 	symMap    []Sym    // local index -> Sym, NoSym until first used
 	prevTask  uint64   // block-local index of the previous op's task
-	tsK       int
-	tsN       int64
+	tsK       int      // the scale of the block's last decimal ts, -1 if none
+	tsN       int64    // its mantissa
+	tsF       float64  // its value
 
 	n      int // ops decoded
 	blocks int
@@ -692,12 +693,20 @@ func (d *lctDecoder) float() float64 {
 }
 
 func (d *lctDecoder) ts() float64 {
-	tag := d.uvarint()
+	var tag uint64
+	if p := d.pos; p+1 < len(d.raw) && d.raw[p+1] < 0x80 && d.raw[p] >= 0x80 {
+		tag, d.pos = uint64(d.raw[p]&0x7f)|uint64(d.raw[p+1])<<7, p+2 // the usual delta
+	} else {
+		tag = d.uvarint()
+	}
 	switch tag & 3 {
 	case tsDelta:
 		if d.tsK < 0 {
 			d.fail("ts delta without a previous ts")
 			return 0
+		}
+		if tag == tsDelta { // the same time as the op before
+			return d.tsF
 		}
 		d.tsN += unzigzag(tag >> 2)
 	case tsScale:
@@ -716,9 +725,11 @@ func (d *lctDecoder) ts() float64 {
 		return 0
 	}
 	if d.tsK == 0 {
-		return float64(d.tsN)
+		d.tsF = float64(d.tsN)
+	} else {
+		d.tsF = float64(d.tsN) / pow10[d.tsK]
 	}
-	return float64(d.tsN) / pow10[d.tsK]
+	return d.tsF
 }
 
 // kindAux marks the kinds whose ops have an aux byte; kindFields is how
