@@ -72,6 +72,9 @@ type engineRun struct {
 
 func runEngine(tr *trace, cfg Config) *engineRun {
 	cfg.KeepEvents = true
+	if cfg.GCEvery == 0 {
+		cfg.GCEvery = 3 // collect often, so that collection is tested too
+	}
 	r := &engineRun{e: New(tr.syms, cfg)}
 	for i := range tr.ops {
 		if err := r.e.Step(&tr.ops[i], tr.lines[i]); err != nil {

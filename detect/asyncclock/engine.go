@@ -49,12 +49,12 @@ type Engine struct {
 	threads map[traces.Sym]*thread
 	events  map[traces.Sym]*event // tracked events
 	queues  map[traces.Sym]*queue
-	handles map[traces.Sym]state // what a wait on the handle learns
-	forks   map[traces.Sym]state // forked threads that have not begun
+	handles map[traces.Sym]Time  // what a wait on the handle learns
+	forks   map[traces.Sym]Time  // forked threads that have not begun
 	chains  []chain              // by Chain; chains[0] is unused
-	lists   map[uint64]*sendList // by acKey(queue, chain): the chain's sends to the queue
-	fifo    map[uint64]Chain     // FIFO chains, by parent chain<<32 | queue
-	ext     state                // the last external send
+	lists   map[uint64]*sendList // by listKey(queue, chain): the chain's sends to the queue
+	fifo    map[uint64]Chain     // the FIFO chain of each parent chain<<32 | queue
+	ext     Time                 // the last external send
 	extTask *task                // sends from outside the program (no "t")
 
 	seq  int64   // the number of the current op (1-based)
@@ -71,6 +71,7 @@ type Engine struct {
 	begins        int // event begins since the last collection
 	gcAt          int
 	scratch       []*event
+	pool          []*builder
 	atomicScratch []*event
 	stats         Stats
 	err           error // sticky
@@ -107,8 +108,8 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		threads: make(map[traces.Sym]*thread),
 		events:  make(map[traces.Sym]*event),
 		queues:  make(map[traces.Sym]*queue),
-		handles: make(map[traces.Sym]state),
-		forks:   make(map[traces.Sym]state),
+		handles: make(map[traces.Sym]Time),
+		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
 		lists:   make(map[uint64]*sendList),
 		fifo:    make(map[uint64]Chain),
@@ -126,7 +127,7 @@ func (e *Engine) SetFile(name string) { e.file = name }
 // task is a running thread (its own operations) or a running event.
 type task struct {
 	id        traces.Sym
-	st        state
+	st        Time
 	th        *thread // the thread, or the thread running the event
 	ev        *event  // the event, for an event's task
 	published bool    // its current clock was made known to others: tick before its next op
@@ -138,18 +139,17 @@ type thread struct {
 	kind    traces.ThreadKind
 	own     *task
 	ended   bool
-	final   state  // at thread_end, for joins
+	final   Time   // at thread_end, for joins
 	running *event // the event it runs now
 
 	// Ended events, in end order, not yet folded into the time-window clock;
 	// the first folded of them are in endJoin too.
 	recent  []*event
-	folded  int   // recent[:folded] are joined into endJoin
-	tc      state // the time-window clock: what every later event of the thread knows
-	endJoin state // ends of events, for LOOPEND (with tc and recent[folded:])
+	folded  int  // recent[:folded] are joined into endJoin
+	tc      Time // the time-window clock: what every later event of the thread knows
+	endJoin Time // ends of events, for LOOPEND (with tc and recent[folded:])
 
-	free      []Chain // greedy chains whose tail is in the time-window clock
-	lastChain Chain   // the chain of the last event it ran
+	lastChain Chain // the chain of the last event it ran
 
 	binder   map[uint64]*binderList // IPCHANDLE: events it ran, by queue, process and syncness
 	ipcAsync map[ipcKey]ipcLast     // IPCASYNC: the last async event of each sender it ran
@@ -159,9 +159,8 @@ type thread struct {
 type chain struct {
 	owner     *thread // the thread whose events (or own operations) it holds; nil for removed binder events
 	own       bool    // a thread's own chain (or the external world's)
-	fifo      bool    // a FIFO chain (thesis §4.2.2)
-	busy      bool    // an event runs on it now
-	level     uint8   // FIFO level: 0 for threads, maxFIFOLevel for greedy chains
+	busy      bool    // its task (an event, or a thread) runs now
+	level     uint8   // FIFO level (thesis §4.2.2): 0 for threads
 	last      Clock   // the last clock used
 	tail      *event  // the last event placed on it
 	intervals []interval
@@ -181,6 +180,7 @@ type queue struct {
 	idx     uint32
 	binder  bool
 	looper  *thread
+	lists   []*sendList // looper: the async-before lists of the chains that sent to it
 	af      []*event    // looper: events sent at front, in send order (ATFRONT)
 	pending []*event    // looper: events sent and not yet begun or resolved, in send order (front pruned lazily)
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
@@ -211,8 +211,7 @@ type event struct {
 	sendSeq   int64
 	sendLine  int
 	sendEpoch Epoch
-	sendTime  Time  // what send(E) knew (ATFRONT premises)
-	snap      state // what send(E) knew, with AsyncClocks; dropped once it started
+	send      Time // what send(E) knew; kept until E finished (at-front events: as long as they are tracked)
 	beginLine int
 	endLine   int
 	th        *thread
@@ -221,12 +220,12 @@ type event struct {
 	beginClock Clock
 	endClock   Clock // for a removed event, the clock of run(E) (= beginClock)
 	begin      Time  // at begin(E), or run(E)
-	end        state // at end(E), or run(E)
+	end        Time  // at end(E), or run(E)
 	endTS      float64
 
-	refs     int32  // the engine's structures that hold it
-	absorbed bool   // folded into its thread's time-window clock
-	afJoin   *state // at-front events: the join of the ends of the same list's at-front events up to this one
+	refs     int32 // the engine's structures that hold it
+	absorbed bool  // folded into its thread's time-window clock
+	afJoin   *Time // at-front events: the join of the ends of the same list's at-front events up to this one
 }
 
 func (ev *event) async() bool { return ev.cat.async() }
@@ -347,12 +346,12 @@ func (e *Engine) TaskTime(id traces.Sym) (Time, bool) {
 	if t == nil {
 		return Time{}, false
 	}
-	return t.st.t, true
+	return t.st, true
 }
 
 // at records the time of the current op, done by t.
 func (e *Engine) at(t *task) {
-	e.opTime, e.opEpoch = t.st.t, t.st.t.top
+	e.opTime, e.opEpoch = t.st, t.st.top
 }
 
 // run returns the task of op, which is about to execute an op: if its
@@ -374,9 +373,9 @@ func (e *Engine) run(op *traces.Op) (*task, error) {
 
 // tick moves t to the next clock of its chain.
 func (e *Engine) tick(t *task) {
-	c := t.st.t.top.Chain()
-	k := t.st.t.top.Clock() + 1
-	t.st.t.top = MakeEpoch(c, k)
+	c := t.st.top.Chain()
+	k := t.st.top.Clock() + 1
+	t.st.top = MakeEpoch(c, k)
 	e.chains[c].last = k
 	t.published = false
 }
@@ -402,9 +401,22 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	th := &thread{id: id, kind: op.ThreadKind}
 	st := e.forks[id]
 	delete(e.forks, id)
-	c := e.newChain(th, true, 0)
-	st.t = st.t.with(MakeEpoch(c, 1))
-	e.chains[c].last = 1
+	// The chain of a thread that ended before this one began, if any
+	// (greedy chain decomposition); else a new chain.
+	c := Chain(0)
+	for _, ep := range st.vc {
+		if ch := &e.chains[ep.Chain()]; ch.own && !ch.busy && ch.owner != nil && ep.Clock() == ch.last {
+			c = ep.Chain()
+			break
+		}
+	}
+	if c == 0 {
+		c = e.newChain(th, true, 0)
+	}
+	ch := &e.chains[c]
+	ch.owner, ch.busy = th, true
+	ch.last++
+	st = st.with(MakeEpoch(c, ch.last))
 	th.own = &task{id: id, st: st, th: th}
 	e.threads[id] = th
 	e.tasks[id] = th.own
@@ -422,13 +434,14 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th := t.th
 	// LOOPEND: every event the thread ran ends before it does.
-	t.st.join(&th.tc)
-	t.st.join(&th.endJoin)
+	t.st.learn(th.tc)
+	t.st.learn(th.endJoin)
 	for _, ev := range th.recent[th.folded:] {
-		t.st.join(&ev.end)
+		t.st.learn(ev.end)
 	}
 	th.ended = true
 	th.final = t.st
+	e.chains[t.st.top.Chain()].busy = false
 	e.stats.LiveFinalized++
 	e.at(t)
 	e.forget(op.Task)
@@ -455,7 +468,7 @@ func (e *Engine) join(op *traces.Op) error {
 	if th == nil || !th.ended {
 		return e.invalid(op, "join of thread %s, which has not ended", e.name(op.Thread))
 	}
-	t.st.join(&th.final)
+	t.st.learn(th.final)
 	if err := e.atomicAt(t); err != nil {
 		return err
 	}
@@ -469,7 +482,7 @@ func (e *Engine) signal(op *traces.Op) error {
 		return err
 	}
 	h := e.handles[op.Name]
-	h.join(&t.st)
+	h.learn(t.st)
 	e.handles[op.Name] = h
 	e.at(t)
 	t.published = true
@@ -482,7 +495,7 @@ func (e *Engine) wait(op *traces.Op) error {
 		return err
 	}
 	if h, ok := e.handles[op.Name]; ok {
-		t.st.join(&h)
+		t.st.learn(h)
 		if err := e.atomicAt(t); err != nil {
 			return err
 		}
@@ -518,7 +531,13 @@ func (e *Engine) atomicAt(t *task) error {
 	if t.ev == nil || t.th.kind != traces.Looper {
 		return nil
 	}
-	w := walk{e: e, target: t.ev, mode: strict}
-	_, err := w.atomic(t.th, &t.st)
+	b := e.builder()
+	defer e.putBuilder(b)
+	b.start(t.st, len(e.chains))
+	w := walk{e: e, target: t.ev, mode: strict, b: b}
+	changed, err := w.atomic(t.th)
+	if changed {
+		t.st = b.time(t.st.top)
+	}
 	return err
 }

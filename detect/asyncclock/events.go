@@ -12,7 +12,7 @@ func (e *Engine) externalTask() *task {
 	if e.extTask == nil {
 		c := e.newChain(nil, true, 0)
 		e.chains[c].last = 1
-		e.extTask = &task{st: state{t: Time{top: MakeEpoch(c, 1)}}}
+		e.extTask = &task{st: Time{top: MakeEpoch(c, 1)}}
 	}
 	if e.extTask.published {
 		e.tick(e.extTask)
@@ -41,7 +41,7 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 	}
 	if op.External { // EXTERNAL: every earlier external send happens before this one
-		t.st.join(&e.ext)
+		t.st.learn(e.ext)
 		if err := e.atomicAt(t); err != nil {
 			return err
 		}
@@ -56,9 +56,8 @@ func (e *Engine) send(op *traces.Op) error {
 		status:    evPending,
 		sendSeq:   e.seq,
 		sendLine:  e.line,
-		sendEpoch: snap.t.top,
-		sendTime:  snap.t,
-		snap:      snap,
+		sendEpoch: snap.top,
+		send:      snap,
 	}
 	if op.SendKind != traces.AtFront {
 		ev.time = op.Time
@@ -70,14 +69,9 @@ func (e *Engine) send(op *traces.Op) error {
 		p := ev.proc()
 		q.bpend[p] = append(q.bpend[p], ev)
 	} else {
-		k := acKey(q.idx, snap.t.top.Chain())
-		l := e.lists[k]
-		if l == nil {
-			l = &sendList{}
-			e.lists[k] = l
-		}
+		l := e.list(q, snap.top.Chain())
 		l.trim(e)
-		l.add(ev, snap.t.top.Clock())
+		l.add(ev, snap.top.Clock())
 		ev.refs++
 		e.stats.ListEntries++
 		if !ev.cat.timed() {
@@ -87,13 +81,9 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 		e.prunePending(q)
 		q.pending = append(q.pending, ev)
-		// E's start must know its own send: the sender's chain is in the
-		// AsyncClock of E's snapshot too.
-		ev.snap.ac = ev.snap.ac.union(acSet{acKey(q.idx, snap.t.top.Chain())})
-		t.st.ac = e.reduce(&t.st, q, ev)
 	}
 	if op.External {
-		e.ext = t.st // with ev in its AsyncClock
+		e.ext = t.st
 	}
 	e.at(t)
 	t.published = true
@@ -134,42 +124,50 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		return e.invalid(op, "thread %s cannot run event %s now", e.name(op.Thread), e.name(op.Task))
 	}
 	ev.th, ev.beginLine = th, e.line
-	st := ev.snap
-	st.join(&th.own.st) // LOOPBEGIN: the thread's own ops so far
+	b := e.builder()
+	defer e.putBuilder(b)
+	base := ev.send
+	if e.window > 0 && !ev.q.binder {
+		e.fold(th)
+		if len(th.tc.vc) > len(base.vc) {
+			base = th.tc // the largest of what it joins: the others add little to it
+		}
+	}
+	b.start(base, len(e.chains))
+	b.learn(ev.send)
+	b.learn(th.own.st) // LOOPBEGIN: the thread's own ops so far
 	th.own.published = true
-	w := walk{e: e, target: ev, mode: strict, preds: e.scratch[:0]}
+	w := walk{e: e, target: ev, mode: strict, b: b, preds: e.scratch[:0]}
 	if ev.q.binder {
 		e.unpendBinder(ev)
-		if err := w.ipc(th, &st); err != nil {
+		if err := w.ipc(th); err != nil {
 			return err
 		}
 	} else {
 		if e.window > 0 {
-			e.fold(th)
-			st.join(&th.tc) // WINDOW: every old event of the thread
+			b.learn(th.tc) // WINDOW: every old event of the thread
 		}
-		if err := w.priority(&ev.snap, &st); err != nil {
+		if err := w.priority(ev.send); err != nil {
 			return err
 		}
-		if err := w.fixpoint(th, &st); err != nil {
+		if err := w.fixpoint(th); err != nil {
 			return err
 		}
 	}
-	c := e.place(ev, &st, th, w.preds)
+	c := e.place(ev, b, th, w.preds)
 	e.scratch = w.preds[:0]
 	ch := &e.chains[c]
 	k := ch.last + 1
 	ch.last, ch.tail, ch.busy = k, ev, true
-	st.t = st.t.with(MakeEpoch(c, k))
-	st.ac = e.cleanAC(st.ac, st.t, true)
+	st := b.time(MakeEpoch(c, k))
 	ev.chain, ev.beginClock = c, k
-	ev.begin = st.t
+	ev.begin = st
 	ev.status = evRunning
 	th.running, th.lastChain = ev, c
 	t := &task{id: ev.id, st: st, th: th, ev: ev}
 	e.tasks[ev.id] = t
 	e.at(t)
-	e.stats.MaxTimeLen = max(e.stats.MaxTimeLen, st.t.Len())
+	e.stats.MaxTimeLen = max(e.stats.MaxTimeLen, st.Len())
 	if e.begins++; e.begins >= e.gcAt {
 		e.collect()
 	}
@@ -187,8 +185,10 @@ func (e *Engine) endOp(op *traces.Op) error {
 	}
 	th := t.th
 	ev.end = t.st
-	ev.snap = state{} // kept while it ran, in case the trace ends first (walk.through)
-	ev.endClock = t.st.t.top.Clock()
+	if ev.cat.timed() {
+		ev.send = Time{} // kept while it ran, in case the trace ends first (walk.through)
+	}
+	ev.endClock = t.st.top.Clock()
 	ev.endTS = e.ts
 	ev.endLine = e.line
 	ev.status = evEnded
@@ -206,7 +206,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 	if e.window == 0 || th.kind != traces.Looper {
 		if len(th.recent) >= 64 { // LOOPEND needs only their join
 			for _, p := range th.recent {
-				th.endJoin.join(&p.end)
+				th.endJoin.learn(p.end)
 				e.release(p)
 			}
 			clear(th.recent)
@@ -214,7 +214,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 		}
 	} else if n := len(th.recent) - th.folded; n >= 64 {
 		for _, p := range th.recent[th.folded:] {
-			th.endJoin.join(&p.end)
+			th.endJoin.learn(p.end)
 		}
 		th.folded = len(th.recent)
 	}
@@ -236,13 +236,10 @@ func (e *Engine) fold(th *thread) {
 		return
 	}
 	for _, p := range th.recent[:n] {
-		th.tc.join(&p.end)
+		th.tc.learn(p.end)
 		p.absorbed = true
 		e.stats.WindowFolded++
 		e.dropInterval(p)
-		if ch := &e.chains[p.chain]; ch.tail == p && !ch.fifo {
-			th.free = append(th.free, p.chain)
-		}
 		e.release(p)
 	}
 	clear(th.recent[:n])
@@ -251,7 +248,6 @@ func (e *Engine) fold(th *thread) {
 	if cap(th.recent) > 64 && len(th.recent) < cap(th.recent)/4 {
 		th.recent = slices.Clone(th.recent)
 	}
-	th.tc.ac = e.cleanAC(th.tc.ac, th.tc.t, false)
 }
 
 // dropInterval removes ev's ATOMIC interval from its chain.
@@ -274,13 +270,12 @@ func (e *Engine) release(ev *event) {
 		return
 	}
 	e.stats.Reclaimed++
-	ev.end.ac = nil
 	ev.afJoin = nil
-	ev.sendTime = Time{}
+	ev.send = Time{}
 	if e.cfg.KeepEvents {
 		return
 	}
-	ev.end = state{}
+	ev.end = Time{}
 	if e.events[ev.id] == ev {
 		delete(e.events, ev.id)
 	}
@@ -322,139 +317,59 @@ func (e *Engine) pruneAtFront(q *queue) {
 	q.af = q.af[n:]
 }
 
-// reduce is the reduced-AsyncClock update at a send of ev to q (thesis
-// §4.1.3, generalized to Table 3.1): the sender no longer needs to look at
-// a chain j whose sends to q it knows are all either known to have
-// finished, or of ev's very category and time — those happen before ev,
-// and a later event ev does not precede, they do not precede either. The
-// sender's own chain is always kept: ev is on it.
-func (e *Engine) reduce(st *state, q *queue, ev *event) acSet {
-	own := acKey(q.idx, st.t.top.Chain())
-	lo, hi := st.ac.rangeOf(q.idx)
-	if hi-lo == 1 && st.ac[lo] == own {
-		return st.ac
-	}
-	keep := make(acSet, 0, hi-lo+1)
-	keep = append(keep, own)
-	for _, k := range st.ac[lo:hi] {
-		if k != own && !e.covered(k, st, ev) {
-			keep = append(keep, k)
-		}
-	}
-	slices.Sort(keep)
-	out := make(acSet, 0, len(st.ac)-(hi-lo)+len(keep))
-	out = append(out, st.ac[:lo]...)
-	out = append(out, keep...)
-	return append(out, st.ac[hi:]...)
-}
-
-// coverLimit bounds the entries reduce and cleanAC look at per chain.
-const coverLimit = 8
-
-// covered reports whether the sends of list k known to st need no look by
-// any event st sends later: each is absorbed, known to have finished, or
-// (if like is not nil) of like's category and time.
-func (e *Engine) covered(k uint64, st *state, like *event) bool {
-	l := e.lists[k]
-	if l == nil {
-		return true
-	}
-	i := l.search(st.t.Get(Chain(uint32(k))))
-	for n := 0; i >= 0; i, n = i-1, n+1 {
-		if n == coverLimit {
-			return false
-		}
-		p := l.entries[i].ev
-		switch {
-		case p.absorbed:
-		case p.finished() && st.t.Covers(p.endEpoch()):
-		case like != nil && p.cat.timed() && p.cat == like.cat && p.time == like.time:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// cleanAC drops the chains of ac whose lists hold nothing that t knows
-// and may need; with known, also those whose known sends all have finished
-// as far as t knows.
-func (e *Engine) cleanAC(ac acSet, t Time, known bool) acSet {
-	stale := func(k uint64) bool {
-		l := e.lists[k]
-		if l == nil || len(l.entries) == 0 || l.entries[0].clock > t.Get(Chain(uint32(k))) {
-			return true
-		}
-		return known && e.covered(k, &state{t: t}, nil)
-	}
-	for i, k := range ac {
-		if stale(k) {
-			out := make(acSet, i, len(ac))
-			copy(out, ac[:i])
-			for _, k := range ac[i+1:] {
-				if !stale(k) {
-					out = append(out, k)
-				}
-			}
-			return out
-		}
-	}
-	return ac
-}
-
-// fits reports whether an event with time t can go next on chain c.
-func (e *Engine) fits(c Chain, t Time) bool {
-	ch := &e.chains[c]
-	return !ch.busy && t.Get(c) >= ch.last
-}
-
 // place chooses the chain of an event that starts with state st (thesis
-// §4.2.2): its FIFO chain — the chain of the events its sender's chain
-// sent to its queue — if that fits, else a chain whose last event
-// happens before it (greedy), else a new chain. runner is the thread that
+// §4.2.2): the chain its sender's chain last sent to its queue (FIFO
+// chain decomposition: events a chain sends to a queue are mostly ordered
+// one after the other), if that fits; else, greedily, the chain of the
+// last event its thread ran, of a predecessor, or any chain whose last
+// event its clock shows ended; else a new chain. runner is the thread that
 // runs it (nil for a removed event).
-func (e *Engine) place(ev *event, st *state, runner *thread, preds []*event) Chain {
+func (e *Engine) place(ev *event, b *builder, runner *thread, preds []*event) Chain {
 	q := ev.q
-	parent := ev.sendEpoch.Chain()
-	if lvl := e.chains[parent].level; lvl < maxFIFOLevel {
-		key := uint64(parent)<<32 | uint64(q.idx)
-		c, ok := e.fifo[key]
-		if !ok {
-			c = e.newChain(q.looper, false, lvl+1)
-			e.chains[c].fifo = true
-			e.fifo[key] = c
-			return c
-		}
-		if e.fits(c, st.t) {
-			return c
-		}
-	}
-	owner := runner
-	if owner == nil {
-		owner = q.looper
-	}
-	greedy := func(c Chain) bool {
+	owner := q.looper // nil for binder queues: ATOMIC does not look at their chains
+	ok := func(c Chain) bool {
 		ch := &e.chains[c]
-		return c != 0 && !ch.fifo && !ch.own && ch.owner == owner && e.fits(c, st.t)
+		return c != 0 && !ch.own && ch.owner == owner && !ch.busy && b.get(c) >= ch.last
 	}
-	for _, p := range preds {
-		if e.chains[p.chain].tail == p && greedy(p.chain) {
-			return p.chain
+	parent := ev.sendEpoch.Chain()
+	level := e.chains[parent].level
+	key := uint64(parent)<<32 | uint64(q.idx)
+	if level < maxFIFOLevel {
+		if c, found := e.fifo[key]; found && ok(c) {
+			return c
 		}
 	}
-	if owner != nil {
-		if greedy(owner.lastChain) {
-			return owner.lastChain
-		}
-		for len(owner.free) > 0 {
-			c := owner.free[len(owner.free)-1]
-			owner.free = owner.free[:len(owner.free)-1]
-			if greedy(c) {
-				return c
+	c := Chain(0)
+	switch {
+	case runner != nil && ok(runner.lastChain):
+		c = runner.lastChain
+	default:
+		for _, p := range preds {
+			if e.chains[p.chain].tail == p && ok(p.chain) {
+				c = p.chain
+				break
 			}
 		}
+		if c != 0 {
+			break
+		}
+		// Any chain whose last event the start knows has ended: it is in
+		// the start's clock with that event's end (first fit, as greedy
+		// chain decomposition does, among the chains the clock mentions).
+		for _, d := range b.seen {
+			if b.k[d] == e.chains[d].last && ok(d) {
+				c = d
+				break
+			}
+		}
+		if c == 0 {
+			c = e.newChain(owner, false, min(level+1, maxFIFOLevel))
+		}
 	}
-	return e.newChain(owner, false, maxFIFOLevel)
+	if level < maxFIFOLevel {
+		e.fifo[key] = c
+	}
+	return c
 }
 
 // resolve computes run(E) for a removed event (docs/causality.md,
@@ -462,27 +377,30 @@ func (e *Engine) place(ev *event, st *state, runner *thread, preds []*event) Cha
 // and ATFRONT, as one point that stands for its begin and its end.
 func (e *Engine) resolve(p *event, outer *walk) error {
 	p.status = evResolving
-	w := walk{e: e, target: p, mode: outer.mode, outer: outer}
-	st := p.snap
+	b := e.builder()
+	defer e.putBuilder(b)
+	b.start(p.send, len(e.chains))
+	w := walk{e: e, target: p, mode: outer.mode, outer: outer, b: b}
 	if !p.q.binder {
-		err := w.priority(&p.snap, &st)
+		err := w.priority(p.send)
 		if err == nil {
-			err = w.fixpoint(nil, &st)
+			err = w.fixpoint(nil)
 		}
 		if err != nil {
 			p.status = evRemoved
 			return err
 		}
 	}
-	c := e.place(p, &st, nil, w.preds)
+	c := e.place(p, b, nil, w.preds)
 	ch := &e.chains[c]
 	k := ch.last + 1
 	ch.last, ch.tail = k, p
-	st.t = st.t.with(MakeEpoch(c, k))
-	st.ac = e.cleanAC(st.ac, st.t, false)
+	st := b.time(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
-	p.begin, p.end = st.t, st
-	p.snap = state{}
+	p.begin, p.end = st, st
+	if p.cat.timed() {
+		p.send = Time{}
+	}
 	p.status = evResolved
 	e.stats.Resolved++
 	return nil
@@ -575,3 +493,30 @@ func (e *Engine) endBinder(th *thread, ev *event) {
 	l.entries = append(kept, binderEntry{seq: ev.sendSeq, ev: ev})
 	ev.refs++
 }
+
+func listKey(q *queue, c Chain) uint64 { return uint64(q.idx)<<32 | uint64(c) }
+
+// list returns the async-before list of chain c's sends to q.
+func (e *Engine) list(q *queue, c Chain) *sendList {
+	k := listKey(q, c)
+	l := e.lists[k]
+	if l == nil {
+		l = &sendList{chain: c}
+		e.lists[k] = l
+		q.lists = append(q.lists, l)
+	}
+	return l
+}
+
+// builder returns a builder for a start being computed (starts nest when
+// a removed event is resolved).
+func (e *Engine) builder() *builder {
+	if n := len(e.pool); n > 0 {
+		b := e.pool[n-1]
+		e.pool = e.pool[:n-1]
+		return b
+	}
+	return &builder{}
+}
+
+func (e *Engine) putBuilder(b *builder) { e.pool = append(e.pool, b) }

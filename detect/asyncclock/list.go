@@ -8,6 +8,7 @@ import "sort"
 // AsyncClock, back through these lists; the summaries in each entry let
 // the walk stop early.
 type sendList struct {
+	chain   Chain
 	entries []sendEntry
 	seen    uint8 // the categories of every entry added
 	has     [catAFA]bool
@@ -19,32 +20,23 @@ type sendEntry struct {
 	ev      *event
 	time    int64
 	minUpto int64 // timed: the smallest time of its category up to and including it
+	maxUpto int64 // timed: the largest
 	clock   Clock // the clock of the send on the list's chain
 	cat     cat
-	// closers has bit c (c timed) if every earlier entry of category c has
-	// a time at most this entry's: then, if this entry precedes an event,
-	// so do all earlier ones of c that precede it (early stopping).
-	closers    uint8
-	seenBefore uint8 // the categories of the earlier entries
+	// seenBefore holds the categories of the earlier entries: a walk that
+	// passes the last entry of a category is done with it.
+	seenBefore uint8
 }
 
 func (l *sendList) add(ev *event, clock Clock) {
 	x := sendEntry{ev: ev, time: ev.time, clock: clock, cat: ev.cat, seenBefore: l.seen}
-	for c := range catAFA {
-		if !l.has[c] || l.max[c] <= ev.time {
-			x.closers |= c.bit()
-		}
-	}
 	if c := ev.cat; c.timed() {
-		x.minUpto = ev.time
+		x.minUpto, x.maxUpto = ev.time, ev.time
 		if l.has[c] {
 			x.minUpto = min(l.min[c], ev.time)
-			l.max[c] = max(l.max[c], ev.time)
-		} else {
-			l.max[c] = ev.time
+			x.maxUpto = max(l.max[c], ev.time)
 		}
-		l.min[c] = x.minUpto
-		l.has[c] = true
+		l.min[c], l.max[c], l.has[c] = x.minUpto, x.maxUpto, true
 	}
 	l.seen |= ev.cat.bit()
 	l.entries = append(l.entries, x)
@@ -73,40 +65,4 @@ func (l *sendList) trim(e *Engine) {
 	if cap(l.entries) > 64 && len(l.entries) < cap(l.entries)/4 {
 		l.entries = append([]sendEntry(nil), l.entries...)
 	}
-}
-
-// closedBy returns the categories whose remaining (earlier) entries need
-// no look once entry p, a predecessor of ev, is accounted for: each of
-// them that precedes ev also precedes p.
-func closedBy(p *sendEntry, ev *event) uint8 {
-	m := catAFA.bit() // at-front events precede every timed event sent after them
-	same := p.time == ev.time
-	closes := func(c cat) bool { return same || p.closers&c.bit() != 0 }
-	switch p.cat {
-	case catDA:
-		if closes(catDA) {
-			m |= catDA.bit()
-		}
-	case catDS:
-		m |= catAFS.bit()
-		if closes(catDA) {
-			m |= catDA.bit()
-		}
-		if closes(catDS) {
-			m |= catDS.bit()
-		}
-	case catTA:
-		if closes(catTA) {
-			m |= catTA.bit()
-		}
-	case catTS:
-		m |= catAFS.bit()
-		if closes(catTA) {
-			m |= catTA.bit()
-		}
-		if closes(catTS) {
-			m |= catTS.bit()
-		}
-	}
-	return m
 }

@@ -134,7 +134,7 @@ func (e *Engine) Event(id traces.Sym) (EventInfo, bool) {
 	}
 	if ev.finished() {
 		info.End = ev.endEpoch()
-		info.EndTime = ev.end.t
+		info.EndTime = ev.end
 	}
 	return info, true
 }

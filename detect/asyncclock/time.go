@@ -221,3 +221,6 @@ func addsTo(a, b []Epoch, x Epoch) bool {
 	}
 	return false
 }
+
+// learn makes t know what u knows.
+func (t *Time) learn(u Time) { *t = t.join(u) }

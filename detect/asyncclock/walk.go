@@ -3,6 +3,7 @@ package asyncclock
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -31,6 +32,7 @@ type walk struct {
 	e      *Engine
 	target *event
 	mode   walkMode
+	b      *builder // the time of the start being computed
 	outer  *walk    // the walk whose event needs target, a removed event
 	preds  []*event // the predecessors joined, for the choice of a chain
 	seen   map[*event]bool
@@ -38,7 +40,7 @@ type walk struct {
 
 // through walks, for the walk's event, the AsyncClock of the send of p, a
 // predecessor that never finished (final mode only).
-func (w *walk) through(p *event, st *state) error {
+func (w *walk) through(p *event) error {
 	if w.seen[p] {
 		return nil
 	}
@@ -46,13 +48,13 @@ func (w *walk) through(p *event, st *state) error {
 		w.seen = make(map[*event]bool)
 	}
 	w.seen[p] = true
-	return w.priority(&p.snap, st)
+	return w.priority(p.send)
 }
 
 // finish returns the state at p's finish — end(p), or run(p) for a removed
 // p, which it resolves — or nil if p needs no look (it is absorbed) or, in
 // final mode, never finished.
-func (w *walk) finish(p *event, rule Rule) (*state, error) {
+func (w *walk) finish(p *event, rule Rule) (*Time, error) {
 	if p.absorbed {
 		return nil, nil
 	}
@@ -78,18 +80,18 @@ func (w *walk) finish(p *event, rule Rule) (*state, error) {
 
 // pred makes st know that p finished, if it did not; it reports whether
 // st changed.
-func (w *walk) pred(p *event, st *state, rule Rule) (bool, error) {
-	if p.finished() && st.t.Covers(p.endEpoch()) {
+func (w *walk) pred(p *event, rule Rule) (bool, error) {
+	if p.finished() && w.b.covers(p.endEpoch()) {
 		return false, nil
 	}
 	f, err := w.finish(p, rule)
 	if f == nil || err != nil {
 		return false, err
 	}
-	if st.t.Covers(p.endEpoch()) {
+	if w.b.covers(p.endEpoch()) {
 		return false, nil
 	}
-	st.join(f)
+	w.b.learn(*f)
 	w.preds = append(w.preds, p)
 	w.e.stats.PredsJoined++
 	return true, nil
@@ -120,60 +122,89 @@ func (w *walk) conflict(p *event, rule Rule) error {
 }
 
 // priority joins into st the PRIORITY predecessors of the walk's event:
-// the events sent to its queue before it (as far as snap, its send, knows)
-// that Table 3.1 runs first. For each chain in the AsyncClock of its queue
-// it walks that chain's async-before list back from the last send snap
-// knows, stopping as soon as every earlier entry is accounted for.
-func (w *walk) priority(snap, st *state) error {
+// the events sent to its queue before it (as far as send, its send's
+// time, knows) that Table 3.1 runs first. It walks, for each chain that
+// sent to the queue, that chain's async-before list back from the last
+// send that send knows (the chain's entry in the AsyncClock of the queue,
+// read off the clock), stopping as soon as every earlier entry is
+// accounted for.
+func (w *walk) priority(send Time) error {
 	ev := w.target
 	need := predCats[ev.cat]
 	if need == 0 {
 		return nil
 	}
-	lo, hi := snap.ac.rangeOf(ev.q.idx)
-	for _, k := range snap.ac[lo:hi] {
-		l := w.e.lists[k]
-		if l == nil {
+	for _, l := range ev.q.lists {
+		if len(l.entries) == 0 {
 			continue
 		}
-		if err := w.walkList(l, snap.t.Get(Chain(uint32(k))), need, st); err != nil {
+		v := send.Get(l.chain)
+		if v < l.entries[0].clock {
+			continue // it knows none of the chain's sends still listed
+		}
+		if err := w.walkList(l, v, need); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (w *walk) walkList(l *sendList, v Clock, open uint8, st *state) error {
+func (w *walk) walkList(l *sendList, v Clock, open uint8) error {
 	ev := w.target
+	// floor[c]: the earlier entries of category c with a time at most this
+	// precede a predecessor already accounted for (Table 3.1 is
+	// transitive), so they need no look.
+	var floor [catAFA]int64
+	for c := range floor {
+		floor[c] = math.MinInt64
+	}
 	for i := l.search(v); i >= 0 && open != 0; i-- {
 		p := &l.entries[i]
+		c := p.cat
 		w.e.stats.WalkSteps++
-		if p.ev != ev && open&p.cat.bit() != 0 {
+		if p.ev != ev && open&c.bit() != 0 {
 			switch {
-			case !priority(p.cat, p.time, ev.cat, ev.time):
-				if p.cat.timed() && p.minUpto > ev.time {
-					open &^= p.cat.bit() // no earlier entry of its category is early enough
-				}
-			case p.cat.timed():
-				if w.mode == final && (p.ev.status == evPending || p.ev.status == evRunning) {
-					// p never finished, so nothing follows from it: the
-					// earlier entries it would stand for, and those its
-					// send knew (Table 3.1 is transitive), precede ev
-					// directly.
-					if err := w.through(p.ev, st); err != nil {
-						return err
-					}
-					break
-				}
-				if _, err := w.pred(p.ev, st, Priority); err != nil {
+			case !c.timed(): // an at-front entry: it and all before it of its category precede ev
+				if err := w.atFrontList(l, i); err != nil {
 					return err
 				}
-				open &^= closedBy(p, ev)
+				open &^= c.bit()
+			case p.time <= floor[c]:
+				// precedes a predecessor accounted for
+			case p.time > ev.time: // Table 3.1 does not order it before ev
+				if p.minUpto > ev.time {
+					open &^= c.bit() // nor any earlier entry of its category
+				}
+			case w.mode == final && (p.ev.status == evPending || p.ev.status == evRunning):
+				// p never finished, so nothing follows from it: the earlier
+				// entries it would stand for, and those its send knew,
+				// precede ev directly.
+				if err := w.through(p.ev); err != nil {
+					return err
+				}
 			default:
-				if err := w.atFrontList(l, i, st); err != nil {
+				if _, err := w.pred(p.ev, Priority); err != nil {
 					return err
 				}
-				open &^= p.cat.bit()
+				open &^= catAFA.bit() // at-front events precede every timed event sent after them
+				raise := func(d cat) {
+					floor[d] = max(floor[d], p.time)
+					if floor[d] >= ev.time {
+						open &^= d.bit()
+					}
+				}
+				switch c {
+				case catDS:
+					open &^= catAFS.bit()
+					raise(catDA)
+				case catTS:
+					open &^= catAFS.bit()
+					raise(catTA)
+				}
+				raise(c)
+			}
+			if c.timed() && p.maxUpto <= floor[c] {
+				open &^= c.bit() // every earlier entry of its category is accounted for
 			}
 		}
 		open &= p.seenBefore
@@ -185,7 +216,7 @@ func (w *walk) walkList(l *sendList, v Clock, open uint8, st *state) error {
 // the at-front category of entry i: each precedes the walk's event. The
 // joins are cached per entry (thesis §4.3.2: "caching the join of the
 // logical times of all AtFront events sent along a chain").
-func (w *walk) atFrontList(l *sendList, i int, st *state) error {
+func (w *walk) atFrontList(l *sendList, i int) error {
 	c := l.entries[i].cat
 	k := i
 	for ; k >= 0; k-- {
@@ -193,7 +224,7 @@ func (w *walk) atFrontList(l *sendList, i int, st *state) error {
 			break
 		}
 	}
-	var acc state
+	var acc Time
 	if k >= 0 {
 		acc = *l.entries[k].ev.afJoin
 	}
@@ -211,14 +242,14 @@ func (w *walk) atFrontList(l *sendList, i int, st *state) error {
 			cache = false
 			continue
 		}
-		acc.join(f)
+		acc.learn(*f)
 		if cache {
 			s := acc
 			p.afJoin = &s
 		}
 	}
-	if !acc.t.Leq(st.t) {
-		st.join(&acc)
+	if !w.b.knows(acc) {
+		w.b.learn(acc)
 		w.e.stats.PredsJoined++
 	}
 	return nil
@@ -226,14 +257,14 @@ func (w *walk) atFrontList(l *sendList, i int, st *state) error {
 
 // fixpoint applies ATFRONT and (on a looper thread th) ATOMIC until
 // neither adds anything: each may make the other apply.
-func (w *walk) fixpoint(th *thread, st *state) error {
+func (w *walk) fixpoint(th *thread) error {
 	for {
-		changed, err := w.atFront(st)
+		changed, err := w.atFront()
 		if err != nil {
 			return err
 		}
 		if th != nil && th.kind == traces.Looper {
-			c, err := w.atomic(th, st)
+			c, err := w.atomic(th)
 			if err != nil {
 				return err
 			}
@@ -248,17 +279,17 @@ func (w *walk) fixpoint(th *thread, st *state) error {
 // atFront applies ATFRONT: an event F sent at front to the same queue
 // after the walk's event was sent (send(E) ≺ send(F)) and known at its
 // start (send(F) ≺ begin(E)) precedes it.
-func (w *walk) atFront(st *state) (bool, error) {
+func (w *walk) atFront() (bool, error) {
 	ev := w.target
 	af := ev.q.af
 	i := sort.Search(len(af), func(i int) bool { return af[i].sendSeq > ev.sendSeq })
 	changed := false
 	for ; i < len(af); i++ {
 		f := af[i]
-		if f == ev || f.absorbed || !f.sendTime.Covers(ev.sendEpoch) || !st.t.Covers(f.sendEpoch) {
+		if f == ev || f.absorbed || !f.send.Covers(ev.sendEpoch) || !w.b.covers(f.sendEpoch) {
 			continue
 		}
-		c, err := w.pred(f, st, AtFront)
+		c, err := w.pred(f, AtFront)
 		if err != nil {
 			return false, err
 		}
@@ -272,32 +303,25 @@ func (w *walk) atFront(st *state) (bool, error) {
 // whose begin a time knows but not their end are read off its clock: for
 // a chain of th, the event whose interval holds the clock (the
 // generalized AsyncClock of thesis §4.3.2, kept implicitly).
-func (w *walk) atomic(th *thread, st *state) (bool, error) {
+func (w *walk) atomic(th *thread) (bool, error) {
 	e := w.e
 	changed := false
 	for {
 		found := e.atomicScratch[:0]
-		visit := func(ep Epoch) {
-			ch := &e.chains[ep.Chain()]
+		w.b.each(func(c Chain, k Clock) {
+			ch := &e.chains[c]
 			if ch.owner != th || ch.own || len(ch.intervals) == 0 {
 				return
 			}
-			k := ep.Clock()
 			j := sort.Search(len(ch.intervals), func(j int) bool { return ch.intervals[j].begin > k }) - 1
 			if j >= 0 && k < ch.intervals[j].end && ch.intervals[j].ev != w.target {
 				found = append(found, ch.intervals[j].ev)
 			}
-		}
-		for _, ep := range st.t.vc {
-			visit(ep)
-		}
-		if st.t.top != 0 {
-			visit(st.t.top)
-		}
+		})
 		e.atomicScratch = found[:0]
 		added := false
 		for _, p := range found {
-			c, err := w.pred(p, st, Atomic)
+			c, err := w.pred(p, Atomic)
 			if err != nil {
 				return changed, err
 			}
@@ -314,7 +338,7 @@ func (w *walk) atomic(th *thread, st *state) (bool, error) {
 // thread th: IPCHANDLE (events th ran before, sent before it from the same
 // process, the earlier sync or this one async) and IPCASYNC (the last
 // async event from the same sending task th ran).
-func (w *walk) ipc(th *thread, st *state) error {
+func (w *walk) ipc(th *thread) error {
 	ev := w.target
 	for _, async := range [2]bool{false, true} {
 		if async && !ev.async() {
@@ -331,7 +355,7 @@ func (w *walk) ipc(th *thread, st *state) error {
 			x := l.entries[i]
 			if x.seq < ev.sendSeq && x.seq > m {
 				m = x.seq
-				if _, err := w.pred(x.ev, st, IPCHandle); err != nil {
+				if _, err := w.pred(x.ev, IPCHandle); err != nil {
 					return err
 				}
 			}
@@ -356,7 +380,7 @@ func (w *walk) ipc(th *thread, st *state) error {
 					e.name(ev.sender), e.name(ev.id), ev.sendLine),
 			}
 		}
-		if _, err := w.pred(last.ev, st, IPCAsync); err != nil {
+		if _, err := w.pred(last.ev, IPCAsync); err != nil {
 			return err
 		}
 		w.e.release(last.ev)
