@@ -421,6 +421,11 @@ func (d *lctDecoder) close() error {
 // so that a length read from a damaged file costs no more memory than the
 // file holds.
 func readN(r io.Reader, n int, buf []byte) ([]byte, error) {
+	if n <= cap(buf) { // the usual case: a block no larger than the last big one
+		buf = buf[:n]
+		_, err := io.ReadFull(r, buf)
+		return buf, err
+	}
 	buf = buf[:0]
 	for len(buf) < n {
 		chunk := min(n-len(buf), max(len(buf), 64<<10))
