@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Var is one datum of a sample: its name, its value, its abstract type
@@ -285,21 +286,11 @@ func (l *Learner) State() *State {
 	}
 	slices.SortFunc(s.Pairs, func(a, b *PairEntry) int {
 		if a.X != b.X {
-			return cmpString(a.X, b.X)
+			return strings.Compare(a.X, b.X)
 		}
-		return cmpString(a.Y, b.Y)
+		return strings.Compare(a.Y, b.Y)
 	})
 	return s
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // NewLearnerFromState returns a learner holding a stored state. Every user

@@ -3,7 +3,6 @@ package invariants
 import (
 	"math"
 	"math/bits"
-	"slices"
 )
 
 // Point is a sample of two data: X is the first datum's value, Y the
@@ -26,15 +25,7 @@ const distinctCap = 5
 
 // insertPoint adds p to the sorted set, keeping the limit smallest.
 func insertPoint(set []Point, p Point, limit int) []Point {
-	i, found := slices.BinarySearchFunc(set, p, comparePoints)
-	if found || i >= limit {
-		return set
-	}
-	set = slices.Insert(set, i, p)
-	if len(set) > limit {
-		set = set[:limit]
-	}
-	return set
+	return insertSorted(set, p, limit, comparePoints)
 }
 
 // The binary templates a sample can falsify outright, as bits of

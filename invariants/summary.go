@@ -122,14 +122,20 @@ func (s *Summary) addBounds(lo Value, loN, loRuns int64, hi Value, hiN, hiRuns i
 }
 
 // insertSmall adds v to the sorted set, keeping the smallCap smallest.
-func insertSmall(set []Value, v Value) []Value {
-	i, found := slices.BinarySearchFunc(set, v, Compare)
-	if found || i >= smallCap {
+func insertSmall(set []Value, v Value) []Value { return insertSorted(set, v, smallCap, Compare) }
+
+// insertSorted adds v to a set sorted by cmp, keeping the limit smallest.
+// Keeping the smallest k of a total order is what makes such sets merge
+// exactly: the smallest k of a union are the smallest k of the smallest k
+// of each part.
+func insertSorted[T any](set []T, v T, limit int, cmp func(a, b T) int) []T {
+	i, found := slices.BinarySearchFunc(set, v, cmp)
+	if found || i >= limit {
 		return set
 	}
 	set = slices.Insert(set, i, v)
-	if len(set) > smallCap {
-		set = set[:smallCap]
+	if len(set) > limit {
+		set = set[:limit]
 	}
 	return set
 }

@@ -124,15 +124,6 @@ type Template struct {
 // Builtin reports whether t is one of licorice's own templates.
 func (t *Template) Builtin() bool { return t.builtin != userDefined }
 
-// Decl returns the declaration of a user template (nil for built-ins).
-func (t *Template) Decl() *TemplateDecl {
-	if t.user == nil {
-		return nil
-	}
-	d := t.user.decl
-	return &d
-}
-
 // builtins is the catalog of thesis §5.3.1 plus boolean and string
 // equality and one-of. Order matters: it is the order of `templates list`
 // and of the summary's kinds.

@@ -324,9 +324,6 @@ func exprError(d TemplateDecl, err error) error {
 // Decl returns the declaration the template was compiled from.
 func (u *UserTemplate) Decl() TemplateDecl { return u.decl }
 
-// Template returns the catalog entry of u.
-func (u *UserTemplate) Template() *Template { return u.tmpl }
-
 // form is the condition with its constants as names.
 func (u *UserTemplate) form() string {
 	e := u.text("x", "y")

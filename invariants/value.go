@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -209,14 +210,14 @@ func cmpNum(a, b Value) (c int, ok bool) {
 func Compare(a, b Value) int {
 	ra, rb := rank(a.kind), rank(b.kind)
 	if ra != rb {
-		return cmpInt(ra, rb)
+		return cmp.Compare(ra, rb)
 	}
 	switch a.kind {
 	case Int, Float:
 		an, bn := a.IsNaN(), b.IsNaN()
 		switch {
 		case an && bn:
-			return cmpUint(a.bits, b.bits)
+			return cmp.Compare(a.bits, b.bits)
 		case an:
 			return 1
 		case bn:
@@ -226,13 +227,13 @@ func Compare(a, b Value) int {
 			return c
 		}
 		if a.kind != b.kind {
-			return cmpInt(int(a.kind), int(b.kind))
+			return cmp.Compare(int(a.kind), int(b.kind))
 		}
-		return cmpUint(a.bits, b.bits)
+		return cmp.Compare(a.bits, b.bits)
 	case String:
 		return strings.Compare(a.str, b.str)
 	}
-	return cmpUint(a.bits, b.bits)
+	return cmp.Compare(a.bits, b.bits)
 }
 
 func rank(k Kind) int {
@@ -245,26 +246,6 @@ func rank(k Kind) int {
 		return 3
 	}
 	return int(k) // Absent 0, Null 1, Ref 2
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // String formats v as it appears in a condition's text: null, 42, 1.5,

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
-	"sync"
 
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -55,50 +53,21 @@ func Check(ctx context.Context, sp *Spec, paths []string, workers int) (*CheckRe
 	for i, c := range conds {
 		index[c] = i
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(paths))
 	type outcome struct {
-		err     error
 		skip    *Skip
 		checked []int64
 		failed  []int64
 		first   []int // line of the first failure, per condition
 	}
 	outs := make([]outcome, len(paths))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				o := &outs[i]
-				o.checked, o.failed, o.first = make([]int64, len(conds)), make([]int64, len(conds)), make([]int, len(conds))
-				o.skip, o.err = checkTrace(ctx, sp, index, paths[i], o.checked, o.failed, o.first)
-				if o.err != nil {
-					cancel()
-				}
-			}
-		}()
-	}
-	for i := range paths {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	for _, o := range outs {
-		if o.err != nil && !errors.Is(o.err, context.Canceled) {
-			return nil, o.err
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	err := forEachTrace(ctx, len(paths), workerCount(workers, len(paths)), nil, func(ctx context.Context, _, i int) error {
+		o := &outs[i]
+		o.checked, o.failed, o.first = make([]int64, len(conds)), make([]int64, len(conds)), make([]int, len(conds))
+		var err error
+		o.skip, err = checkTrace(ctx, sp, index, paths[i], o.checked, o.failed, o.first)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	res := &CheckResult{Verdicts: make([]Verdict, len(conds))}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
-	"sync"
 
 	"github.com/licorice-dev/licorice/invariants"
 	"github.com/licorice-dev/licorice/traces"
@@ -84,56 +82,17 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	if opts.Catalog == nil {
 		opts.Catalog = invariants.Builtins()
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(paths))
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	workers := workerCount(opts.Workers, len(paths))
 	outcomes := make([]traceOutcome, len(paths))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
 	ws := make([]*worker, workers)
 	for i := range ws {
 		ws[i] = newWorker(opts.Catalog, opts.KeepSamples)
-		wg.Add(1)
-		go func(w *worker) {
-			defer wg.Done()
-			for i := range jobs {
-				outcomes[i] = w.trace(ctx, paths[i])
-				if outcomes[i].err != nil {
-					cancel()
-				}
-				mu.Lock()
-				done++
-				n := done
-				mu.Unlock()
-				if opts.Progress != nil {
-					opts.Progress(n)
-				}
-			}
-		}(ws[i])
 	}
-	for i := range paths {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	// The first failing trace in input order, so the error does not
-	// depend on scheduling; a cancellation caused by it is not the error.
-	for _, o := range outcomes {
-		if o.err != nil && !errors.Is(o.err, context.Canceled) {
-			return nil, o.err
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	err := forEachTrace(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
+		outcomes[i] = ws[w].trace(ctx, paths[i])
+		return outcomes[i].err
+	})
+	if err != nil {
 		return nil, err
 	}
 

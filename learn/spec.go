@@ -89,9 +89,6 @@ func (c *Condition) Text() string { return c.Handler + ": " + c.cond.Text() }
 // Body returns the condition without its handler: "this.dataHub != null".
 func (c *Condition) Body() string { return c.cond.Text() }
 
-// Arity returns the number of data the condition is about.
-func (c *Condition) Arity() int { return len(c.Vars) }
-
 // Eval evaluates the condition on values of its Vars, in order: whether
 // it holds, and false ok if it cannot be decided (a value is absent).
 func (c *Condition) Eval(vals []invariants.Value) (holds, ok bool) { return c.cond.Eval(vals) }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -17,26 +15,7 @@ var updateLearn = flag.Bool("update-learn", false, "rewrite the golden files of 
 // exit status, as run would.
 func learnCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	root := newRootCmd()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
-	var ee *exitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.code
-		errb.WriteString(ee.msg + "\n")
-	case isUsageError(err):
-		code = 2
-		errb.WriteString(err.Error() + "\n")
-	default:
-		code = 1
-		errb.WriteString(err.Error() + "\n")
-	}
-	return out.String(), errb.String(), code
+	return tracesCLI(t, nil, args...)
 }
 
 func learnGolden(t *testing.T, name, got string) {
