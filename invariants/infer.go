@@ -280,42 +280,30 @@ func userConditions(t *Template, st *UserState, vars []string) []*Condition {
 	return userFamily(t, st.Vals, vars, st.N)
 }
 
+// fitterKinds are the built-in unary conditions each fitter reports.
+var fitterKinds = map[fitter][]builtin{
+	fitConst:   {bConst},
+	fitOneOf:   {bConst, bOneOf},
+	fitBounds:  {bRange, bLower, bUpper},
+	fitNonZero: {bNonZero},
+}
+
 // userFamily proposes the conditions of a fitter on the summary of a user
-// expression's values, with the built-ins' formulas.
+// expression's values: the built-in unary conditions of the fitter's
+// family, with the built-ins' formulas, as conditions of the template.
 func userFamily(t *Template, s *Summary, vars []string, support int64) []*Condition {
 	u := t.user
-	n := s.N
-	mk := func() *Condition { return &Condition{Template: t, Vars: vars, Support: support} }
-	switch u.fitter {
-	case fitConst:
-		if vals, ok := s.distinct(); ok && len(vals) == 1 && s.scalars() {
-			c := mk()
-			c.A, c.Chance = vals[0], pow(0.5, n)
-			return []*Condition{c}
+	var out []*Condition
+	cond := func(b builtin) *Condition { return &Condition{Template: &builtins[b-1]} }
+	for _, c := range summaryConditions(s, cond) {
+		if !slices.Contains(fitterKinds[u.fitter], c.Template.builtin) {
+			continue
 		}
-	case fitOneOf:
-		if vals, ok := s.distinct(); ok && s.scalars() && (len(vals) == 1 || s.Bool != n) {
-			c := mk()
-			k := len(vals)
-			c.Set, c.Chance = slices.Clone(vals), pow(float64(k)/float64(k+1), n)
-			return []*Condition{c}
+		if u.fitter == fitOneOf && c.Template.builtin == bConst {
+			c.Set, c.A = []Value{c.A}, Value{} // a one-of set of one
 		}
-	case fitBounds:
-		if !s.numbers() || Compare(s.Min, s.Max) >= 0 {
-			return nil
-		}
-		lo, hi := pow(0.5, s.MinRuns), pow(0.5, s.MaxRuns)
-		both, low, high := mk(), mk(), mk()
-		both.A, both.B, both.Chance = s.Min, s.Max, max(lo, hi)
-		low.A, low.Chance = s.Min, lo
-		high.B, high.Chance = s.Max, hi
-		return []*Condition{both, low, high}
-	case fitNonZero:
-		if s.numbers() && s.Zero == 0 {
-			c := mk()
-			c.Chance = pow(1-1/nonZeroRange(s), n)
-			return []*Condition{c}
-		}
+		c.Template, c.Vars, c.Support = t, vars, support
+		out = append(out, c)
 	}
-	return nil
+	return out
 }
