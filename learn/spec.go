@@ -630,18 +630,22 @@ func (r *Realizer) Realize(inv *Invocation, dst []Realized) []Realized {
 	for i := range inv.Bindings {
 		r.bound[r.names.String(inv.Bindings[i].Name)] = i
 	}
+	var at [2]int
 next:
 	for _, c := range h.Conditions {
 		if c.Disabled {
 			continue
 		}
-		rc := Realized{Cond: c, Locs: make([]traces.Location, len(c.Vars)), Vals: make([]traces.Value, len(c.Vars))}
 		for i, name := range c.Vars {
 			j, ok := r.bound[name]
 			if !ok {
 				continue next
 			}
-			rc.Locs[i], rc.Vals[i] = inv.Bindings[j].Loc, inv.Bindings[j].Val
+			at[i] = j
+		}
+		rc := Realized{Cond: c, Locs: make([]traces.Location, len(c.Vars)), Vals: make([]traces.Value, len(c.Vars))}
+		for i := range c.Vars {
+			rc.Locs[i], rc.Vals[i] = inv.Bindings[at[i]].Loc, inv.Bindings[at[i]].Val
 		}
 		dst = append(dst, rc)
 	}
