@@ -275,8 +275,8 @@ func (rt *Runtime) newOp(k traces.Kind, t *task) *traces.Op {
 	return op
 }
 
-// emit records op, stamped with the virtual time. An operation of a task
-// takes opCost of time and may let the scheduler switch tasks.
+// emit records op, stamped with the virtual time. A task's operation is
+// followed by step.
 func (rt *Runtime) emit(op *traces.Op) {
 	if rt.err != nil || rt.killing {
 		return
