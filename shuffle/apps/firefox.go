@@ -30,6 +30,8 @@ var firefox = &App{
 			Why: "the frame uses the zoom as it is; the next frame catches up"},
 		{A: "GeckoApp.onScroll", B: "LayerRenderer.onDrawFrame", Data: "scrollY",
 			Why: "the frame uses the scroll position as it is"},
+		{A: "GeckoApp.onZoom", B: "LayerRenderer.onViewportChanged", Data: "zoom",
+			Why: "a viewport update sees this zoom or the next; the next update catches up"},
 	},
 	Main: runFirefox,
 }
@@ -100,10 +102,19 @@ func (g *geckoApp) onZoom() {
 	if g.zoom.Get() > 4 {
 		g.zoom.Set(1)
 	}
+	g.compositor.Post(g.renderer.onViewportChanged)
 }
 
 func (g *geckoApp) onScroll() {
 	g.scrollY.Add(g.Runtime().Rand().Int64N(400) - 200)
+	g.compositor.Post(g.renderer.onViewportChanged)
+}
+
+// onViewportChanged moves the layers to the new viewport before the next
+// frame draws them.
+func (r *layerRenderer) onViewportChanged() {
+	r.app.zoom.Get()
+	r.app.scrollY.Get()
 }
 
 // frameInterval is the compositor's: every other vsync, 30 frames a
