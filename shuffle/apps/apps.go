@@ -48,6 +48,7 @@ var all = []*App{
 	eventRacer,
 	firefox,
 	myTracks,
+	toDoList,
 	tomdroid,
 	vlcPlayer,
 }
