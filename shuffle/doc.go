@@ -107,7 +107,8 @@
 //     ...; a [Cond]'s notification records signal by the notifier and
 //     wait by the woken task (a fresh handle per notification).
 //   - error: [Ptr.Use] of null ("NullPointerException: ..."),
-//     [Runtime.Assert], [Runtime.Crash], or a panic of the app's Go code.
+//     [Runtime.Assert], [Runtime.Crash], a panic of the app's Go code, or
+//     a deadlock (nothing can happen any more while a thread is blocked).
 //     The run is not a correct execution: the crashing task's locks and
 //     calls are unwound (unlock, ret, end) and nothing else runs.
 //   - ts on every op: virtual milliseconds since the process started. src

@@ -604,3 +604,17 @@ func TestFig34de(t *testing.T) {
 		t.Errorf("orders %v, want ab and ba", seen)
 	}
 }
+
+// TestDeadlock checks that a program that hangs for good is not taken for
+// a correct execution.
+func TestDeadlock(t *testing.T) {
+	r := record(t, func(rt *Runtime) {
+		m := NewMutex(rt)
+		c := NewCond(m)
+		m.Lock()
+		c.Wait() // nobody will ever notify
+	}, Options{Seed: 1})
+	if r.err != nil || r.res.Crash != "deadlock: thread main waits forever" {
+		t.Fatalf("err %v, crash %q; want the deadlock of main", r.err, r.res.Crash)
+	}
+}

@@ -191,12 +191,32 @@ func (rt *Runtime) pick() *task {
 		}
 		at, ok := rt.nextWake()
 		if !ok {
+			rt.deadlock()
 			break // nothing will ever happen again
 		}
 		rt.now = at
 	}
 	rt.over = true
 	return nil
+}
+
+// deadlock records an error for the first thread blocked for good, if
+// any, when nothing can happen any more: a self-evident failure (an app
+// that hangs), not a correct execution.
+func (rt *Runtime) deadlock() {
+	for _, t := range rt.tasks {
+		if t.state != blocked {
+			continue
+		}
+		msg := "deadlock: thread " + rt.syms.String(t.id) + " waits forever"
+		op := rt.newOp(traces.Error, t)
+		op.Name = rt.syms.Intern(msg)
+		rt.emit(op)
+		if rt.crash == "" {
+			rt.crash = msg
+		}
+		return
+	}
 }
 
 // nextWake returns the earliest time at which something can happen: a
