@@ -124,7 +124,7 @@ func summaryConditions(s *Summary, cond func(builtin) *Condition) []*Condition {
 		out = append(out, c)
 	}
 	if s.scalars() {
-		if vals, ok := s.distinct(); ok {
+		if vals, ok := s.distinct(); ok && len(vals) > 0 {
 			switch k := len(vals); {
 			case k == 1:
 				c := cond(bConst)

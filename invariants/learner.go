@@ -293,19 +293,26 @@ func (l *Learner) State() *State {
 	return s
 }
 
-// NewLearnerFromState returns a learner holding a stored state. Every user
-// template the state mentions must be in cat.
+// NewLearnerFromState returns a learner holding a stored state. The state
+// must be one a learner could have built (it may come from a hand-edited
+// file), and every user template it mentions must be in cat.
 func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
 	l := NewLearner(cat)
+	if s.Samples < 0 {
+		return nil, fmt.Errorf("negative number of samples")
+	}
 	l.samples = s.Samples
-	check := func(m map[string]*UserState, arity int, where string) error {
-		for name := range m {
+	check := func(m map[string]*UserState, arity int, n int64, where string) error {
+		for name, st := range m {
 			t, ok := cat.Lookup(baseName(name))
 			if !ok || t.user == nil {
 				return fmt.Errorf("%s: state of unknown user template %q", where, name)
 			}
-			if t.Arity != arity {
-				return fmt.Errorf("%s: user template %q has arity %d", where, name, t.Arity)
+			if t.Arity != arity || (arity == 1 && name != baseName(name)) || (t.user.decl.Symmetric && name != baseName(name)) {
+				return fmt.Errorf("%s: no such state of user template %q", where, name)
+			}
+			if err := st.validate(t.user, n); err != nil {
+				return fmt.Errorf("%s: user template %q: %w", where, name, err)
 			}
 		}
 		return nil
@@ -314,7 +321,13 @@ func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
 		if vs == nil {
 			return nil, fmt.Errorf("datum %q: no state", name)
 		}
-		if err := check(vs.User, 1, "datum "+name); err != nil {
+		if err := vs.Summary.validate(); err != nil {
+			return nil, fmt.Errorf("datum %q: %w", name, err)
+		}
+		if vs.N > s.Samples {
+			return nil, fmt.Errorf("datum %q: more values than samples", name)
+		}
+		if err := check(vs.User, 1, vs.N, "datum "+name); err != nil {
 			return nil, err
 		}
 		l.vars[name] = vs
@@ -327,10 +340,42 @@ func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
 		if _, dup := l.pairs[key]; dup {
 			return nil, fmt.Errorf("pair (%s, %s) is listed twice", p.X, p.Y)
 		}
-		if err := check(p.User, 2, "pair ("+p.X+", "+p.Y+")"); err != nil {
+		if err := p.PairState.validate(); err != nil {
+			return nil, fmt.Errorf("pair (%s, %s): %w", p.X, p.Y, err)
+		}
+		if err := check(p.User, 2, p.N, "pair ("+p.X+", "+p.Y+")"); err != nil {
 			return nil, err
 		}
 		l.pairs[key] = p
 	}
 	return l, nil
+}
+
+// validate checks a stored user template state on data with n samples.
+func (s *UserState) validate(u *UserTemplate, n int64) error {
+	switch {
+	case s == nil:
+		return fmt.Errorf("no state")
+	case s.N < 0 || s.False < 0 || s.Errors < 0 || s.N > n || s.False+s.Errors > s.N:
+		return fmt.Errorf("inconsistent counts")
+	case u.fitter == fitNone && (s.Vals != nil || (len(s.Distinct) > 0) != (s.N > s.Errors)),
+		u.fitter != fitNone && (len(s.Distinct) > 0 || s.False > 0 || (s.Vals != nil) != (s.N > s.Errors)):
+		return fmt.Errorf("inconsistent state")
+	case len(s.Distinct) > u.minDistinct:
+		return fmt.Errorf("too many distinct tuples")
+	}
+	for i := 1; i < len(s.Distinct); i++ {
+		if comparePoints(s.Distinct[i-1], s.Distinct[i]) >= 0 {
+			return fmt.Errorf("distinct tuples out of order")
+		}
+	}
+	if s.Vals != nil {
+		if err := s.Vals.validate(); err != nil {
+			return err
+		}
+		if s.Vals.N+s.Errors != s.N {
+			return fmt.Errorf("inconsistent counts")
+		}
+	}
+	return nil
 }

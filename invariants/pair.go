@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 )
@@ -270,4 +271,36 @@ func (p *PairState) Merge(o *PairState) {
 	for _, q := range o.Distinct {
 		p.Distinct = insertPoint(p.Distinct, q, distinctCap)
 	}
+}
+
+// validate checks that a stored pair state is one that Add and Merge could
+// have built.
+func (p *PairState) validate() error {
+	for _, c := range []int64{p.N, p.Num, p.Ints, p.Ptr, p.Bools, p.Lt, p.Eq, p.Gt, p.Same, p.Diff} {
+		if c < 0 {
+			return fmt.Errorf("negative count")
+		}
+	}
+	switch {
+	case p.Num+p.Ptr+p.Bools > p.N, p.Ints > p.Num, p.Lt+p.Eq+p.Gt != p.Num, p.Same+p.Diff != p.Ptr+p.Bools:
+		return fmt.Errorf("inconsistent counts")
+	case len(p.Distinct) > distinctCap || int64(len(p.Distinct)) > p.Num || (p.Num > 0) != (len(p.Distinct) > 0):
+		return fmt.Errorf("bad set of distinct pairs")
+	}
+	for i, q := range p.Distinct {
+		if !q.X.IsNumber() || !q.Y.IsNumber() || i > 0 && comparePoints(p.Distinct[i-1], q) >= 0 {
+			return fmt.Errorf("bad set of distinct pairs")
+		}
+	}
+	line := p.Lo.X.kind != Absent || p.Hi.X.kind != Absent
+	switch {
+	case p.Fails&failLinear != 0 && line:
+		return fmt.Errorf("a broken line keeps no points")
+	case p.Fails&failLinear == 0 && p.Num > 0 && (!line || !p.Lo.X.IsNumber() || !p.Lo.Y.IsNumber() ||
+		!p.Hi.X.IsNumber() || !p.Hi.Y.IsNumber() || comparePoints(p.Lo, p.Hi) > 0):
+		return fmt.Errorf("bad line")
+	case p.Num == 0 && line:
+		return fmt.Errorf("a line without numbers")
+	}
+	return nil
 }

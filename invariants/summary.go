@@ -1,6 +1,9 @@
 package invariants
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // MaxOneOf is the largest set a one-of condition (x in {a, b, c}) lists.
 const MaxOneOf = 3
@@ -177,4 +180,38 @@ func (s *Summary) distinct() ([]Value, bool) {
 		return nil, false
 	}
 	return s.Small, true
+}
+
+// validate checks that a stored summary is one that Add and Merge could
+// have built, so that inference never meets an impossible state.
+func (s *Summary) validate() error {
+	counts := []int64{s.N, s.Null, s.Ref, s.Int, s.Float, s.Bool, s.String, s.NaN, s.Zero, s.Deref, s.Guard, s.MinN, s.MaxN, s.MinRuns, s.MaxRuns}
+	for _, c := range counts {
+		if c < 0 {
+			return fmt.Errorf("negative count")
+		}
+	}
+	if s.Null+s.Ref+s.Int+s.Float+s.Bool+s.String != s.N {
+		return fmt.Errorf("the counts by kind do not add up to n = %d", s.N)
+	}
+	numbers := s.Int + s.Float - s.NaN
+	switch {
+	case s.NaN > s.Float, s.Zero > numbers, s.Deref > s.N, s.Guard > s.N:
+		return fmt.Errorf("inconsistent counts")
+	case numbers > 0 && (s.MinN < 1 || s.MaxN < 1 || s.MinRuns < 1 || s.MaxRuns < 1 || !s.Min.IsNumber() || !s.Max.IsNumber() ||
+		s.Min.IsNaN() || s.Max.IsNaN() || Compare(s.Min, s.Max) > 0 || s.MinN > numbers || s.MaxN > numbers):
+		return fmt.Errorf("bad numeric bounds")
+	case numbers == 0 && (s.MinN != 0 || s.MaxN != 0 || s.Min.kind != Absent || s.Max.kind != Absent):
+		return fmt.Errorf("bounds without numbers")
+	}
+	scalars := numbers + s.NaN + s.Bool + s.String
+	if len(s.Small) > smallCap || (scalars > 0) != (len(s.Small) > 0) || int64(len(s.Small)) > scalars {
+		return fmt.Errorf("bad set of distinct values")
+	}
+	for i, v := range s.Small {
+		if v.kind == Absent || v.kind == Null || v.kind == Ref || i > 0 && Compare(s.Small[i-1], v) >= 0 {
+			return fmt.Errorf("bad set of distinct values")
+		}
+	}
+	return nil
 }
