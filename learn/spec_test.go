@@ -67,6 +67,9 @@ func TestParseSpecErrors(t *testing.T) {
 		{"bad state", edit(`"traces": 2,
       "conditions"`, `"traces": 2, "state": {"samples": 1, "pairs": [{"x": "b", "y": "a"}]},
       "conditions"`), "names must be given in increasing order"},
+		{"impossible state", edit(`"traces": 2,
+      "conditions"`, `"traces": 2, "state": {"samples": 30, "vars": {"this.n": {"n": 30, "int": 30}}},
+      "conditions"`), `handler A.run: state: datum "this.n": bad numeric bounds`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
