@@ -34,7 +34,8 @@ import "fmt"
 //   - alloc: an object is allocated once.
 type Validator struct {
 	syms    *Symbols
-	tasks   map[Sym]*taskInfo
+	tasks   map[Sym]*taskInfo // live tasks: forked or running threads, pending or running events
+	ended   map[Sym]uint64    // finished tasks: line<<3 | state, so long traces stay cheap
 	queues  map[Sym]*queueInfo
 	locks   map[Sym]*lockInfo
 	objects map[Sym]int // line of the alloc
@@ -64,6 +65,25 @@ type taskInfo struct {
 
 func (t *taskInfo) isEvent() bool { return t.state >= eventPending }
 
+// lookup returns what is known of task id: its live record, a copy made
+// from its compact record if it has finished, or nil if it is unknown.
+func (v *Validator) lookup(id Sym) *taskInfo {
+	if t := v.tasks[id]; t != nil {
+		return t
+	}
+	if p, ok := v.ended[id]; ok {
+		return &taskInfo{state: taskState(p & 7), line: int(p >> 3)}
+	}
+	return nil
+}
+
+// retire moves a task that has finished (an ended thread, an ended or
+// removed event) to the compact record.
+func (v *Validator) retire(id Sym, t *taskInfo) {
+	v.ended[id] = uint64(t.line)<<3 | uint64(t.state)
+	delete(v.tasks, id)
+}
+
 type queueInfo struct {
 	looper  Sym   // the looper serving it, if any
 	threads []Sym // all threads serving it
@@ -79,6 +99,7 @@ func NewValidator(syms *Symbols) *Validator {
 	return &Validator{
 		syms:    syms,
 		tasks:   make(map[Sym]*taskInfo),
+		ended:   make(map[Sym]uint64),
 		queues:  make(map[Sym]*queueInfo),
 		locks:   make(map[Sym]*lockInfo),
 		objects: make(map[Sym]int),
@@ -127,7 +148,7 @@ func at(line int) string {
 // runningTask checks that the op's task may run an op now and returns it.
 func (c *check) runningTask() *taskInfo {
 	id := c.op.Task
-	t := c.v.tasks[id]
+	t := c.v.lookup(id)
 	switch {
 	case t == nil:
 		c.fail("task %s has not begun: no thread_begin or begin of it came before", c.name(id))
@@ -202,7 +223,7 @@ func (c *check) run() {
 
 func (c *check) threadBegin() {
 	id := c.op.Task
-	t := c.v.tasks[id]
+	t := c.v.lookup(id)
 	switch {
 	case t == nil:
 		c.v.tasks[id] = &taskInfo{state: threadRunning, kind: c.op.ThreadKind, line: c.line}
@@ -236,11 +257,12 @@ func (c *check) threadEnd(t *taskInfo) {
 	}
 	c.closeTask(t, "thread")
 	t.state, t.line = threadEnded, c.line
+	c.v.retire(c.op.Task, t)
 }
 
 func (c *check) fork() {
 	id := c.op.Thread
-	t := c.v.tasks[id]
+	t := c.v.lookup(id)
 	switch {
 	case t == nil:
 		c.v.tasks[id] = &taskInfo{state: threadForked, line: c.line}
@@ -255,7 +277,7 @@ func (c *check) fork() {
 
 func (c *check) join() {
 	id := c.op.Thread
-	t := c.v.tasks[id]
+	t := c.v.lookup(id)
 	switch {
 	case t == nil:
 		c.fail("join of thread %s, which never began", c.name(id))
@@ -306,7 +328,7 @@ func (c *check) send() {
 	if c.v.queues[op.Queue] == nil {
 		c.fail("send to queue %s, which no thread serves (no attach of it came before)", c.name(op.Queue))
 	}
-	if t := c.v.tasks[op.Event]; t != nil {
+	if t := c.v.lookup(op.Event); t != nil {
 		if t.isEvent() {
 			c.fail("event %s was sent twice (first at line %d)", c.name(op.Event), t.line)
 		} else {
@@ -319,7 +341,7 @@ func (c *check) send() {
 
 // pendingEvent checks that id names an event that is pending.
 func (c *check) pendingEvent(id Sym, what string) *taskInfo {
-	t := c.v.tasks[id]
+	t := c.v.lookup(id)
 	switch {
 	case t == nil:
 		c.fail("%s of event %s, which never was sent", what, c.name(id))
@@ -342,13 +364,14 @@ func (c *check) pendingEvent(id Sym, what string) *taskInfo {
 func (c *check) remove() {
 	if e := c.pendingEvent(c.op.Event, "remove"); e != nil {
 		e.state, e.line = eventRemoved, c.line
+		c.v.retire(c.op.Event, e)
 	}
 }
 
 func (c *check) begin() {
 	op := c.op
 	e := c.pendingEvent(op.Task, "begin")
-	th := c.v.tasks[op.Thread]
+	th := c.v.lookup(op.Thread)
 	usable := false
 	switch {
 	case th == nil:
@@ -406,6 +429,7 @@ func (c *check) end(t *taskInfo) {
 		th.thread = NoSym
 	}
 	t.state, t.line = eventEnded, c.line
+	c.v.retire(c.op.Task, t)
 }
 
 func (c *check) lock(t *taskInfo) {
