@@ -1,43 +1,192 @@
 package asyncclock
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/licorice-dev/licorice/traces"
 	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
-// benchTrace returns the ops of tracetest's Android trace of n events.
-func benchTrace(b *testing.B, n int) *tracetest.Trace {
-	b.Helper()
-	return tracetest.Generate(tracetest.Android(n, 1))
+// The benchmarks read generated traces from files written once (in .lct)
+// under the system's temporary directory, so that generating them is not
+// measured. BenchmarkRead measures the reader alone; BenchmarkRun the
+// reader and the engine; the engine's share is the difference.
+//
+// Sizes: BENCH_EVENTS (comma-separated, default "10000,100000"); 1000000
+// is the target size of issue 3.
+//
+// Shapes: "android" is tracetest.Android as it is; "app" is the same with
+// a real app's rhythm (thesis Table 4.1: a few hundred events per second
+// and a pool of long-lived workers): 200 µs per operation, no worker
+// churn, mostly plain posts, few binder transactions.
+
+func benchSizes(b *testing.B) []int {
+	s := os.Getenv("BENCH_EVENTS")
+	if s == "" {
+		s = "10000,100000"
+	}
+	var ns []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			b.Fatalf("BENCH_EVENTS: %v", err)
+		}
+		ns = append(ns, n)
+	}
+	return ns
 }
 
-func BenchmarkEngine(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
-		tt := benchTrace(b, n)
-		for _, w := range []time.Duration{DefaultWindow, 0} {
-			b.Run(fmt.Sprintf("events=%d/window=%v", n, w), func(b *testing.B) {
-				var st Stats
+func benchConfig(shape string, events int) tracetest.Config {
+	cfg := tracetest.Android(events, 1)
+	if shape == "app" {
+		cfg.OpMicros = 200
+		cfg.Mix.Fork, cfg.Mix.Join = 0, 0
+		cfg.WorkerActions = 1 << 16
+		cfg.Send.ZeroDelay = 0.9
+		cfg.Send.Binder = 0.03
+		cfg.Send.Self = 0.8
+	}
+	return cfg
+}
+
+// benchFile returns the path of the trace file for shape and events,
+// writing it if it is not there yet.
+func benchFile(b *testing.B, shape string, events int) string {
+	b.Helper()
+	dir := filepath.Join(os.TempDir(), "licorice-asyncclock-bench")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d-v1.lct", shape, events))
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := tracetest.Write(context.Background(), f, traces.LCT, benchConfig(shape, events)); err != nil {
+		f.Close()
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// peakHeap samples the heap in use while a run goes on.
+type peakHeap struct{ max uint64 }
+
+func (p *peakHeap) sample() {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	p.max = max(p.max, ms.HeapInuse)
+}
+
+func BenchmarkRead(b *testing.B) {
+	for _, shape := range []string{"android", "app"} {
+		for _, n := range benchSizes(b) {
+			path := benchFile(b, shape, n)
+			b.Run(fmt.Sprintf("%s/events=%d", shape, n), func(b *testing.B) {
+				ops := 0
 				for b.Loop() {
-					e := New(tt.Symbols, Config{Window: w})
-					for i := range tt.Ops {
-						if err := e.Step(&tt.Ops[i], i+2); err != nil {
+					r, err := traces.Open(path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var op traces.Op
+					for ops = 0; ; ops++ {
+						err := r.Next(&op)
+						if errors.Is(err, io.EOF) {
+							break
+						}
+						if err != nil {
 							b.Fatal(err)
 						}
 					}
-					if err := e.Finish(); err != nil {
-						b.Fatal(err)
-					}
-					st = e.Stats()
+					r.Close()
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
-				b.ReportMetric(float64(len(tt.Ops))/float64(n), "ops/event")
-				b.ReportMetric(float64(st.Chains), "chains")
-				b.ReportMetric(float64(st.MaxTimeLen), "maxVC")
-				b.ReportMetric(float64(st.Tracked), "tracked")
+				b.ReportMetric(float64(ops)/float64(n), "ops/event")
 			})
 		}
+	}
+}
+
+func BenchmarkRun(b *testing.B) {
+	for _, shape := range []string{"android", "app"} {
+		for _, n := range benchSizes(b) {
+			path := benchFile(b, shape, n)
+			for _, w := range []time.Duration{DefaultWindow, 0} {
+				if w == 0 && n > 100_000 {
+					continue // exact mode holds every event: measured up to 100k
+				}
+				b.Run(fmt.Sprintf("%s/events=%d/window=%v", shape, n, w), func(b *testing.B) {
+					var st Stats
+					var peak peakHeap
+					for b.Loop() {
+						r, err := traces.Open(path)
+						if err != nil {
+							b.Fatal(err)
+						}
+						e, err := Run(context.Background(), r, Config{Window: w}, func(op *traces.Op, e *Engine) error {
+							if e.stats.Ops&0xffff == 0 {
+								peak.sample()
+							}
+							return nil
+						})
+						if err != nil {
+							b.Fatal(err)
+						}
+						r.Close()
+						peak.sample()
+						st = e.Stats()
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+					b.ReportMetric(float64(peak.max)/(1<<20), "peak-heap-MB")
+					b.ReportMetric(float64(st.Chains), "chains")
+					b.ReportMetric(float64(st.MaxTimeLen), "max-clock-len")
+					b.ReportMetric(float64(st.MaxTracked), "max-tracked-events")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkReference measures the reference engine on tracetest.Small
+// traces (the equivalence test's) and on small Android ones.
+func BenchmarkReference(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		cfg  tracetest.Config
+	}{
+		{"small", tracetest.Small(1)},
+		{"android/events=50", tracetest.Android(50, 1)},
+		{"android/events=200", tracetest.Android(200, 1)},
+	} {
+		tt := tracetest.Generate(c.cfg)
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := NewGraph(context.Background(), tt.Symbols, tt.Ops, nil, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(tt.Ops)), "ops")
+		})
 	}
 }

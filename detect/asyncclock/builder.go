@@ -1,76 +1,93 @@
 package asyncclock
 
-import "slices"
-
-// builder accumulates a time out of many joins, as at an event's begin,
-// without allocating a vector per join: it keeps a dense clock per chain
-// on top of a base time, and notes the chains that went past it.
+// builder accumulates a time out of many joins, as at an event's begin. It
+// copies a block of the vector only the first time a join raises a clock
+// in it, and takes blocks it does not have from the times it joins without
+// copying them, so a begin allocates only the blocks that change.
 type builder struct {
-	base  Time
-	k     []Clock // by chain; k[c] is the clock so far, where touched
-	seen  []Chain // chains set in k (to reset it)
-	delta []Chain // chains whose clock went past base's
+	chunks []*chunk
+	owned  []bool // chunks[i] was made by this builder and no Time holds it yet
 }
 
-// start makes b hold t.
-func (b *builder) start(t Time, chains int) {
-	for _, c := range b.seen {
-		b.k[c] = 0
-	}
-	b.seen, b.delta = b.seen[:0], b.delta[:0]
-	if len(b.k) < chains {
-		b.k = append(b.k, make([]Clock, chains-len(b.k))...)
-	}
-	b.base = t
-	for _, e := range t.vc {
-		b.k[e.Chain()] = e.Clock()
-		b.seen = append(b.seen, e.Chain())
+// start makes b hold t (its top included, as an ordinary component).
+func (b *builder) start(t Time) {
+	b.chunks = append(b.chunks[:0], t.chunks...)
+	b.owned = b.owned[:0]
+	for range b.chunks {
+		b.owned = append(b.owned, false)
 	}
 	if t.top != 0 {
-		c := t.top.Chain()
-		if b.k[c] == 0 {
-			b.seen = append(b.seen, c)
-		}
-		b.k[c] = max(b.k[c], t.top.Clock())
+		b.raise(t.top.Chain(), t.top.Clock())
 	}
 }
 
 func (b *builder) get(c Chain) Clock {
-	if int(c) < len(b.k) {
-		return b.k[c]
+	if i := int(c >> chunkBits); i < len(b.chunks) && b.chunks[i] != nil {
+		return b.chunks[i][c&(chunkSize-1)]
 	}
 	return 0
 }
 
 func (b *builder) covers(e Epoch) bool { return e.Clock() <= b.get(e.Chain()) }
 
+// own returns block i, writable.
+func (b *builder) own(i int) *chunk {
+	for len(b.chunks) <= i {
+		b.chunks = append(b.chunks, nil)
+		b.owned = append(b.owned, false)
+	}
+	if !b.owned[i] {
+		nc := new(chunk)
+		if b.chunks[i] != nil {
+			*nc = *b.chunks[i]
+		}
+		b.chunks[i], b.owned[i] = nc, true
+	}
+	return b.chunks[i]
+}
+
 // raise sets chain c's clock to at least k; it reports whether it grew.
 func (b *builder) raise(c Chain, k Clock) bool {
-	if int(c) >= len(b.k) {
-		b.k = append(b.k, make([]Clock, int(c)+1-len(b.k))...)
-	}
-	old := b.k[c]
-	if k <= old {
+	if k <= b.get(c) {
 		return false
 	}
-	if old == 0 {
-		b.seen = append(b.seen, c)
-	}
-	if b.base.Get(c) == old { // first time past the base
-		b.delta = append(b.delta, c)
-	}
-	b.k[c] = k
+	b.own(int(c >> chunkBits))[c&(chunkSize-1)] = k
 	return true
+}
+
+// learnVector joins in t's vector (not its top); it reports whether b grew.
+func (b *builder) learnVector(t Time) bool {
+	grew := false
+	for i, tc := range t.chunks {
+		if tc == nil {
+			continue
+		}
+		if i >= len(b.chunks) || b.chunks[i] == nil {
+			for len(b.chunks) <= i {
+				b.chunks = append(b.chunks, nil)
+				b.owned = append(b.owned, false)
+			}
+			b.chunks[i], b.owned[i], grew = tc, false, true // shared as it is
+			continue
+		}
+		bc := b.chunks[i]
+		if bc == tc {
+			continue
+		}
+		for j, k := range tc {
+			if k > bc[j] {
+				bc = b.own(i)
+				bc[j] = k
+				grew = true
+			}
+		}
+	}
+	return grew
 }
 
 // learn joins t in; it reports whether b grew.
 func (b *builder) learn(t Time) bool {
-	grew := false
-	for _, e := range t.vc {
-		if b.raise(e.Chain(), e.Clock()) {
-			grew = true
-		}
-	}
+	grew := b.learnVector(t)
 	if t.top != 0 && b.raise(t.top.Chain(), t.top.Clock()) {
 		grew = true
 	}
@@ -79,57 +96,51 @@ func (b *builder) learn(t Time) bool {
 
 // knows reports whether b covers all of t.
 func (b *builder) knows(t Time) bool {
-	for _, e := range t.vc {
-		if !b.covers(e) {
-			return false
+	for i, tc := range t.chunks {
+		if tc == nil {
+			continue
+		}
+		var bc *chunk
+		if i < len(b.chunks) {
+			bc = b.chunks[i]
+		}
+		if bc == tc {
+			continue
+		}
+		for j, k := range tc {
+			if k > 0 && (bc == nil || k > bc[j]) {
+				return false
+			}
 		}
 	}
 	return t.top == 0 || b.covers(t.top)
 }
 
-// each calls f with every nonzero chain and its clock.
+// each calls f with every nonzero chain and its clock, by chain.
 func (b *builder) each(f func(c Chain, k Clock)) {
-	for _, c := range b.seen {
-		f(c, b.k[c])
+	for i, ch := range b.chunks {
+		if ch == nil {
+			continue
+		}
+		for j, k := range ch {
+			if k != 0 {
+				f(Chain(i<<chunkBits|j), k)
+			}
+		}
 	}
 }
 
 // time returns what b holds, with top as its own component (0: none).
-// It shares the base's vector when nothing went past it.
+// The blocks become shared: b stops writing them.
 func (b *builder) time(top Epoch) Time {
-	vc := b.base.vc
-	if b.base.top != 0 && b.base.top.Chain() != top.Chain() {
-		// the base's own component becomes an ordinary one
-		b.raiseDelta(b.base.top.Chain())
+	n := len(b.chunks)
+	for n > 0 && b.chunks[n-1] == nil {
+		n--
 	}
-	if len(b.delta) > 0 {
-		slices.Sort(b.delta)
-		out := make([]Epoch, 0, len(vc)+len(b.delta))
-		i := 0
-		for _, c := range b.delta {
-			for i < len(vc) && vc[i].Chain() < c {
-				out = append(out, vc[i])
-				i++
-			}
-			if i < len(vc) && vc[i].Chain() == c {
-				i++
-			}
-			if top == 0 || c != top.Chain() {
-				out = append(out, MakeEpoch(c, b.k[c]))
-			}
-		}
-		vc = append(out, vc[i:]...)
-	}
+	t := Time{chunks: append([]*chunk(nil), b.chunks[:n]...), top: top}
+	clear(b.owned)
 	if top != 0 {
-		top = MakeEpoch(top.Chain(), max(top.Clock(), b.get(top.Chain())))
+		t.top = MakeEpoch(top.Chain(), max(top.Clock(), b.get(top.Chain())))
 	}
-	return Time{vc: vc, top: top}
-}
-
-// raiseDelta notes c as past the base even if its clock equals base's
-// (the base's top, which goes into the vector).
-func (b *builder) raiseDelta(c Chain) {
-	if !slices.Contains(b.delta, c) {
-		b.delta = append(b.delta, c)
-	}
+	return t
 }

@@ -48,6 +48,7 @@ var ruleCases = []ruleCase{
 	{file: "fig3_4d", want: []string{"A||B"}},
 	{file: "fig3_4e", want: []string{"A||B"}},
 	{file: "fig4_1", want: []string{"A<D", "B<D", "C||D", "B<C", "C<E", "B<E", "A||E", "D||E", "A||B", "A||C"}},
+	{file: "fig4_3", want: []string{"A1<A2", "A1||B1", "B1||A2"}},
 	{file: "removed", want: []string{"A<R", "R<S", "A<S", "A||X", "R||X", "S||X"}},
 	{file: "conflict_priority", conflict: &ConflictError{Rule: Priority, First: "A", Second: "B", Line: 7}},
 	{file: "conflict_atfront", conflict: &ConflictError{Rule: AtFront, First: "B", Second: "A", Line: 10}},
@@ -224,5 +225,42 @@ func checkGolden(t *testing.T, path, got string) {
 	}
 	if string(want) != got {
 		t.Errorf("%s differs:\n--- want\n%s--- got\n%s", path, want, got)
+	}
+}
+
+// TestReclaimFig4_3 is the multi-path reduction of thesis Fig. 4.3: T
+// sends A1 to q, B1 to q2, then A2 to q. B1's end still knows A1's send,
+// so a plain reference count would keep A1; but B1's send knew it already,
+// and A2, which finished, precedes whatever A1 could precede: A1 is
+// heirless and reclaimed. A2 and B1 are not (T may send more).
+func TestReclaimFig4_3(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cases", "fig4_3.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := parseTrace(t, string(data))
+	e := New(tr.syms, Config{GCEvery: 1 << 20})
+	for i := range tr.ops {
+		if err := e.Step(&tr.ops[i], tr.lines[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tracked := func(id string) bool {
+		_, ok := e.Event(tr.syms.Intern(id))
+		return ok
+	}
+	for _, id := range []string{"A1", "A2", "B1"} {
+		if !tracked(id) {
+			t.Fatalf("%s is not tracked before the collection", id)
+		}
+	}
+	e.collect()
+	if tracked("A1") {
+		t.Errorf("A1 is still tracked after the collection; it is heirless")
+	}
+	for _, id := range []string{"A2", "B1"} {
+		if !tracked(id) {
+			t.Errorf("%s was reclaimed; T may still send an event it precedes", id)
+		}
 	}
 }

@@ -151,6 +151,8 @@ type thread struct {
 
 	lastChain Chain // the chain of the last event it ran
 
+	atomicChains []Chain // looper: its chains that hold ATOMIC intervals
+
 	binder   map[uint64]*binderList // IPCHANDLE: events it ran, by queue, process and syncness
 	ipcAsync map[ipcKey]ipcLast     // IPCASYNC: the last async event of each sender it ran
 }
@@ -160,6 +162,7 @@ type chain struct {
 	owner     *thread // the thread whose events (or own operations) it holds; nil for removed binder events
 	own       bool    // a thread's own chain (or the external world's)
 	busy      bool    // its task (an event, or a thread) runs now
+	atomic    bool    // in its owner's atomicChains
 	level     uint8   // FIFO level (thesis §4.2.2): 0 for threads
 	last      Clock   // the last clock used
 	tail      *event  // the last event placed on it
@@ -180,7 +183,7 @@ type queue struct {
 	idx     uint32
 	binder  bool
 	looper  *thread
-	lists   []*sendList // looper: the async-before lists of the chains that sent to it
+	heads   []listHead  // looper: the async-before lists of the chains that sent to it
 	af      []*event    // looper: events sent at front, in send order (ATFRONT)
 	pending []*event    // looper: events sent and not yet begun or resolved, in send order (front pruned lazily)
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
@@ -206,6 +209,7 @@ type event struct {
 	time     int64 // Table 3.1's time: the delay, or the absolute time
 	external bool
 	sender   traces.Sym // the sending task, or NoSym
+	list     *sendList  // the async-before list it is on (looper queues)
 
 	status    evStatus
 	sendSeq   int64
@@ -229,6 +233,9 @@ type event struct {
 }
 
 func (ev *event) async() bool { return ev.cat.async() }
+
+// settled reports whether ev has ended or was removed: it will not begin.
+func (ev *event) settled() bool { return ev.status >= evEnded }
 
 func (ev *event) finished() bool { return ev.status == evEnded || ev.status == evResolved }
 
@@ -404,7 +411,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	// The chain of a thread that ended before this one began, if any
 	// (greedy chain decomposition); else a new chain.
 	c := Chain(0)
-	for _, ep := range st.vc {
+	for ep := range st.All() {
 		if ch := &e.chains[ep.Chain()]; ch.own && !ch.busy && ch.owner != nil && ep.Clock() == ch.last {
 			c = ep.Chain()
 			break
@@ -533,7 +540,7 @@ func (e *Engine) atomicAt(t *task) error {
 	}
 	b := e.builder()
 	defer e.putBuilder(b)
-	b.start(t.st, len(e.chains))
+	b.start(t.st)
 	w := walk{e: e, target: t.ev, mode: strict, b: b}
 	changed, err := w.atomic(t.th)
 	if changed {

@@ -72,6 +72,7 @@ func (e *Engine) send(op *traces.Op) error {
 		l := e.list(q, snap.top.Chain())
 		l.trim(e)
 		l.add(ev, snap.top.Clock())
+		ev.list = l
 		ev.refs++
 		e.stats.ListEntries++
 		if !ev.cat.timed() {
@@ -100,6 +101,9 @@ func (e *Engine) remove(op *traces.Op) error {
 		return e.invalid(op, "remove of event %s, which is not pending", e.name(op.Event))
 	}
 	ev.status = evRemoved
+	if ev.list != nil {
+		ev.list.moved()
+	}
 	if ev.q.binder {
 		// A removed binder event has no rule but SEND: its time is known now.
 		e.unpendBinder(ev)
@@ -126,15 +130,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	ev.th, ev.beginLine = th, e.line
 	b := e.builder()
 	defer e.putBuilder(b)
-	base := ev.send
-	if e.window > 0 && !ev.q.binder {
-		e.fold(th)
-		if len(th.tc.vc) > len(base.vc) {
-			base = th.tc // the largest of what it joins: the others add little to it
-		}
-	}
-	b.start(base, len(e.chains))
-	b.learn(ev.send)
+	b.start(ev.send)
 	b.learn(th.own.st) // LOOPBEGIN: the thread's own ops so far
 	th.own.published = true
 	w := walk{e: e, target: ev, mode: strict, b: b, preds: e.scratch[:0]}
@@ -145,7 +141,12 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		}
 	} else {
 		if e.window > 0 {
+			e.fold(th)
 			b.learn(th.tc) // WINDOW: every old event of the thread
+		}
+		e.prunePending(ev.q)
+		if err := w.pendingPreds(); err != nil {
+			return err
 		}
 		if err := w.priority(ev.send); err != nil {
 			return err
@@ -185,13 +186,18 @@ func (e *Engine) endOp(op *traces.Op) error {
 	}
 	th := t.th
 	ev.end = t.st
-	if ev.cat.timed() {
-		ev.send = Time{} // kept while it ran, in case the trace ends first (walk.through)
+	if ev.cat.timed() && e.window > 0 {
+		// It was kept while it ran, in case the trace ended first
+		// (walk.through); without the window, for multi-path reduction.
+		ev.send = Time{}
 	}
 	ev.endClock = t.st.top.Clock()
 	ev.endTS = e.ts
 	ev.endLine = e.line
 	ev.status = evEnded
+	if ev.list != nil {
+		ev.list.finished(ev)
+	}
 	e.chains[ev.chain].busy = false
 	e.at(t)
 	e.forget(ev.id)
@@ -200,6 +206,10 @@ func (e *Engine) endOp(op *traces.Op) error {
 		ch := &e.chains[ev.chain]
 		ch.intervals = append(ch.intervals, interval{begin: ev.beginClock, end: ev.endClock, ev: ev})
 		ev.refs++
+		if !ch.atomic {
+			ch.atomic = true
+			th.atomicChains = append(th.atomicChains, ev.chain)
+		}
 	}
 	th.recent = append(th.recent, ev)
 	ev.refs++
@@ -356,12 +366,11 @@ func (e *Engine) place(ev *event, b *builder, runner *thread, preds []*event) Ch
 		// Any chain whose last event the start knows has ended: it is in
 		// the start's clock with that event's end (first fit, as greedy
 		// chain decomposition does, among the chains the clock mentions).
-		for _, d := range b.seen {
-			if b.k[d] == e.chains[d].last && ok(d) {
+		b.each(func(d Chain, k Clock) {
+			if c == 0 && k == e.chains[d].last && ok(d) {
 				c = d
-				break
 			}
-		}
+		})
 		if c == 0 {
 			c = e.newChain(owner, false, min(level+1, maxFIFOLevel))
 		}
@@ -379,7 +388,7 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	p.status = evResolving
 	b := e.builder()
 	defer e.putBuilder(b)
-	b.start(p.send, len(e.chains))
+	b.start(p.send)
 	w := walk{e: e, target: p, mode: outer.mode, outer: outer, b: b}
 	if !p.q.binder {
 		err := w.priority(p.send)
@@ -402,6 +411,9 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 		p.send = Time{}
 	}
 	p.status = evResolved
+	if p.list != nil {
+		p.list.finished(p)
+	}
 	e.stats.Resolved++
 	return nil
 }
@@ -501,9 +513,9 @@ func (e *Engine) list(q *queue, c Chain) *sendList {
 	k := listKey(q, c)
 	l := e.lists[k]
 	if l == nil {
-		l = &sendList{chain: c}
+		l = &sendList{q: q, chain: c, head: len(q.heads)}
 		e.lists[k] = l
-		q.lists = append(q.lists, l)
+		q.heads = append(q.heads, listHead{chain: c, l: l})
 	}
 	return l
 }

@@ -16,24 +16,8 @@ import (
 func (e *Engine) collect() {
 	e.begins = 0
 	e.stats.Collections++
-	for _, q := range e.queueList() {
-		if q.binder {
-			continue
-		}
-		e.resolveRemoved(q)
-		kept := q.lists[:0]
-		for _, l := range q.lists {
-			l.compact(e)
-			if len(l.entries) == 0 {
-				delete(e.lists, listKey(q, l.chain))
-				continue
-			}
-			kept = append(kept, l)
-		}
-		clear(q.lists[len(kept):])
-		q.lists = kept
-		e.pruneAtFront(q)
-	}
+	// LOOPEND needs only the join of the ended events; with the window, a
+	// looper's recent events wait to be folded into its window clock.
 	for _, th := range e.threads {
 		if e.window == 0 || th.kind != traces.Looper {
 			for _, p := range th.recent {
@@ -43,6 +27,37 @@ func (e *Engine) collect() {
 			clear(th.recent)
 			th.recent = th.recent[:0]
 		}
+	}
+	for _, q := range e.queueList() {
+		if q.binder {
+			continue
+		}
+		e.resolveRemoved(q)
+	}
+	if e.window == 0 {
+		e.heirless()
+	}
+	for _, q := range e.queueList() {
+		if q.binder {
+			continue
+		}
+		kept := q.heads[:0]
+		for _, h := range q.heads {
+			l := h.l
+			l.compact(e)
+			if len(l.entries) == 0 {
+				delete(e.lists, listKey(q, l.chain))
+				continue
+			}
+			l.head = len(kept)
+			kept = append(kept, listHead{l: l})
+		}
+		clear(q.heads[len(kept):])
+		q.heads = kept
+		for i := range q.heads {
+			q.heads[i].l.moved()
+		}
+		e.pruneAtFront(q)
 	}
 	entries := 0
 	for _, l := range e.lists {
@@ -67,13 +82,13 @@ func (e *Engine) queueList() []*queue {
 	return qs
 }
 
-// compact drops the entries of absorbed events. The summaries of the
+// compact drops the entries of absorbed (or heirless) events. The summaries of the
 // entries that stay remain true of the entries before them (they only
 // lose candidates), so early stopping stays right.
 func (l *sendList) compact(e *Engine) {
 	kept := l.entries[:0]
 	for _, x := range l.entries {
-		if x.ev.absorbed {
+		if x.ev.absorbed || x.dead {
 			e.release(x.ev)
 			continue
 		}
@@ -99,4 +114,189 @@ func (e *Engine) resolveRemoved(q *queue) {
 		_ = e.resolve(ev, &w) // errNotYet: a predecessor is still pending; try again later
 	}
 	e.prunePending(q)
+}
+
+// heirlessBudget bounds the work of one search for heirless events (roots
+// times list entries); beyond it the search is skipped, and memory grows
+// as the thesis says it does without the time window.
+const heirlessBudget = 1 << 24
+
+// A root is a time from which later times will be made: what a running
+// task, a handle, a fork, an ended thread or a pending event knows, or the
+// end of an event the engine holds (a later event may join it).
+type root struct {
+	t    Time
+	send Time   // for the end of a looper event: what its send knew (multi-path reduction)
+	self *event // for a pending event's send: the event itself
+}
+
+// heirless finds, with the window off, the entries of async-before lists
+// and the ATOMIC intervals that no later event can need, and marks them
+// dead (thesis §4.2.1, "Reclaiming Heirless Events"). An entry p of chain
+// j's list is needed only if some root knows send(p), does not know that
+// p finished, and knows no later send of p's very category and time on j
+// and that has finished (it precedes every event p precedes, and carries
+// p's end: reference counting, with
+// the reference read off the root's clock). Multi-path reduction: the end
+// of a looper event F whose send already knew send(p) does not count, as
+// whatever inherits F's end knows send(F) from another root.
+func (e *Engine) heirless() {
+	roots := e.roots()
+	entries := 0
+	for _, l := range e.lists {
+		entries += len(l.entries)
+	}
+	if len(roots)*entries > heirlessBudget {
+		return
+	}
+	var live []bool
+	next := map[[2]int64]Clock{}
+	var nextSame []Clock
+	for _, q := range e.queueList() {
+		for _, h := range q.heads {
+			l, j := h.l, h.chain
+			n := len(l.entries)
+			live = append(live[:0], make([]bool, n)...)
+			nextSame = append(nextSame[:0], make([]Clock, n)...)
+			clear(next)
+			for k := n - 1; k >= 0; k-- {
+				x := &l.entries[k]
+				nextSame[k] = ^Clock(0)
+				if x.cat.timed() {
+					key := [2]int64{int64(x.cat), x.time}
+					if c, ok := next[key]; ok {
+						nextSame[k] = c
+					}
+					if x.ev.finished() { // a later send shadows only once its event finished
+						next[key] = x.clock
+					}
+				}
+			}
+			for _, r := range roots {
+				v := r.t.Get(j)
+				if v < h.first {
+					continue
+				}
+				sv := r.send.Get(j)
+				for k := l.search(v); k >= 0; k-- {
+					x := &l.entries[k]
+					if x.clock <= sv {
+						break // multi-path: known to the roots that F's successors descend from
+					}
+					if live[k] || x.ev == r.self || nextSame[k] <= v || (x.end != 0 && r.t.Covers(x.end)) {
+						continue
+					}
+					live[k] = true
+				}
+			}
+			for k := range l.entries {
+				l.entries[k].dead = !live[k]
+			}
+		}
+	}
+	for _, th := range e.threads {
+		for _, c := range th.atomicChains {
+			ch := &e.chains[c]
+			kept := ch.intervals[:0]
+			for _, iv := range ch.intervals {
+				needed := false
+				for _, r := range roots {
+					if k := r.t.Get(c); k >= iv.begin && k < iv.end {
+						needed = true
+						break
+					}
+				}
+				if !needed {
+					e.release(iv.ev)
+					continue
+				}
+				kept = append(kept, iv)
+			}
+			clear(ch.intervals[len(kept):])
+			ch.intervals = kept
+		}
+	}
+}
+
+// roots returns the times later times will be made of.
+func (e *Engine) roots() []root {
+	var rs []root
+	add := func(t Time) { rs = append(rs, root{t: t}) }
+	for _, t := range e.tasks {
+		add(t.st)
+	}
+	for _, h := range e.handles {
+		add(h)
+	}
+	for _, f := range e.forks {
+		add(f)
+	}
+	add(e.ext)
+	if e.extTask != nil {
+		add(e.extTask.st)
+	}
+	// The events the engine holds, each once: pending ones by their send,
+	// finished ones by their end.
+	seen := map[*event]bool{}
+	hold := func(ev *event) {
+		if seen[ev] {
+			return
+		}
+		seen[ev] = true
+		switch {
+		case ev.status == evPending || ev.status == evRemoved:
+			rs = append(rs, root{t: ev.send, self: ev})
+		case ev.finished():
+			r := root{t: ev.end}
+			if !ev.q.binder {
+				r.send = ev.send // multi-path: its successors know its send from other roots
+			}
+			rs = append(rs, r)
+		}
+	}
+	for _, th := range e.threads {
+		add(th.tc)
+		add(th.endJoin)
+		if th.ended {
+			add(th.final)
+		}
+		for _, l := range th.binder {
+			for _, x := range l.entries {
+				hold(x.ev)
+			}
+		}
+		for _, x := range th.ipcAsync {
+			hold(x.ev)
+		}
+		for _, ev := range th.recent {
+			add(ev.end) // LOOPEND will join it: no multi-path reduction
+		}
+		for _, c := range th.atomicChains {
+			for _, iv := range e.chains[c].intervals {
+				hold(iv.ev)
+			}
+		}
+	}
+	for _, l := range e.lists {
+		for _, x := range l.entries {
+			hold(x.ev)
+		}
+	}
+	for _, q := range e.queues {
+		for _, ev := range q.af {
+			hold(ev)
+			if ev.afJoin != nil {
+				add(*ev.afJoin)
+			}
+		}
+		for _, ev := range q.pending {
+			hold(ev)
+		}
+		for _, pend := range q.bpend {
+			for _, ev := range pend {
+				hold(ev)
+			}
+		}
+	}
+	return rs
 }

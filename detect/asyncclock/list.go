@@ -1,6 +1,6 @@
 package asyncclock
 
-import "sort"
+import "math"
 
 // sendList is an async-before list (thesis §4.3.1): the events one chain
 // sent to one looper queue, in send order. An event's predecessors by
@@ -8,7 +8,9 @@ import "sort"
 // AsyncClock, back through these lists; the summaries in each entry let
 // the walk stop early.
 type sendList struct {
+	q       *queue
 	chain   Chain
+	head    int // its index in q.heads
 	entries []sendEntry
 	seen    uint8 // the categories of every entry added
 	has     [catAFA]bool
@@ -18,11 +20,13 @@ type sendList struct {
 
 type sendEntry struct {
 	ev      *event
+	end     Epoch // the event's end (or run(E)) once it finished, so walks need not look at the event
 	time    int64
 	minUpto int64 // timed: the smallest time of its category up to and including it
 	maxUpto int64 // timed: the largest
 	clock   Clock // the clock of the send on the list's chain
 	cat     cat
+	dead    bool // found heirless: dropped at the next compaction
 	// seenBefore holds the categories of the earlier entries: a walk that
 	// passes the last entry of a category is done with it.
 	seenBefore uint8
@@ -40,12 +44,30 @@ func (l *sendList) add(ev *event, clock Clock) {
 	}
 	l.seen |= ev.cat.bit()
 	l.entries = append(l.entries, x)
+	l.moved()
 }
 
 // search returns the index of the last entry sent at or before clock v of
 // the list's chain, or -1.
 func (l *sendList) search(v Clock) int {
-	return sort.Search(len(l.entries), func(i int) bool { return l.entries[i].clock > v }) - 1
+	lo, hi := 0, len(l.entries)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l.entries[m].clock <= v {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// finished records that ev, sent at clock k of the list's chain, finished.
+func (l *sendList) finished(ev *event) {
+	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
+		l.entries[i].end = ev.endEpoch()
+		l.moved()
+	}
 }
 
 // trim drops the entries at the front whose events are absorbed by a
@@ -62,7 +84,46 @@ func (l *sendList) trim(e *Engine) {
 	e.stats.ListEntries -= n
 	clear(l.entries[:n])
 	l.entries = l.entries[n:]
+	l.moved()
 	if cap(l.entries) > 64 && len(l.entries) < cap(l.entries)/4 {
 		l.entries = append([]sendEntry(nil), l.entries...)
 	}
+}
+
+// moved updates the list's head after its entries changed (added,
+// dropped, or one settled).
+func (l *sendList) moved() {
+	h := &l.q.heads[l.head]
+	*h = listHead{l: l, chain: l.chain, seen: l.seen, maxTime: math.MinInt64}
+	if len(l.entries) == 0 {
+		return
+	}
+	h.first = l.entries[0].clock
+	for c := range catAFA {
+		if l.has[c] {
+			h.maxTime = max(h.maxTime, l.max[c])
+		}
+	}
+	for i := len(l.entries) - 1; i >= 0; i-- {
+		if x := &l.entries[i]; x.ev.settled() {
+			h.settled, h.end, h.cat, h.time = x.clock, x.end, x.cat, x.time
+			break
+		}
+	}
+}
+
+// listHead is a list as its queue's walks see it first: whether a send
+// time knows any of its entries, and whether its last settled entry
+// accounts for all the entries before it, without touching the list. The
+// entries after the last settled one are pending.
+type listHead struct {
+	l       *sendList
+	end     Epoch // the end of the last settled entry's event, if it finished (0 for a removed event not resolved yet)
+	time    int64 // the last settled entry's time
+	maxTime int64 // the largest time of its timed entries
+	chain   Chain
+	first   Clock // the clock of its first entry; 0 if it is empty
+	settled Clock // of its last settled entry; 0 if none
+	cat     cat   // the last settled entry's category
+	seen    uint8 // the categories of its entries
 }

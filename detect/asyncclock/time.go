@@ -2,7 +2,6 @@ package asyncclock
 
 import (
 	"iter"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,30 +34,41 @@ func (e Epoch) String() string {
 	return strconv.FormatUint(uint64(e.Chain()), 10) + "@" + strconv.FormatUint(uint64(e.Clock()), 10)
 }
 
+// chunkBits sets the size of the blocks a vector clock is made of.
+const (
+	chunkBits = 5
+	chunkSize = 1 << chunkBits
+)
+
+// chunk holds the clocks of chunkSize consecutive chains. Chunks are never
+// written once a Time holds them, so times share them freely.
+type chunk [chunkSize]Clock
+
 // Time is a vector clock: for every chain, the latest clock on it that
 // happens before (or is) the point it describes. It is an immutable value,
-// cheap to copy and to keep (the engine shares the storage of equal
-// times), so an analysis may hold on to the Time of any operation.
+// cheap to copy and to keep: times share the blocks they have in common,
+// so an analysis may hold on to the Time of any operation.
 //
 // An operation α with epoch a happens before an operation β that comes
 // later in the trace with time b exactly when b.Covers(a).
 type Time struct {
-	vc  []Epoch // sorted by chain, one entry per chain; never written after it is shared
-	top Epoch   // one more component (a task's own chain), at least vc's entry for its chain
+	chunks []*chunk // by chain>>chunkBits; nil: all zero; never written once shared
+	top    Epoch    // one more component (a task's own chain), at least chunks' entry for its chain
 }
 
 // Get returns the clock of chain c.
 func (t Time) Get(c Chain) Clock {
-	if t.top.Chain() == c && t.top != 0 {
-		return t.top.Clock()
+	k := t.vget(c)
+	if t.top != 0 && t.top.Chain() == c {
+		k = max(k, t.top.Clock())
 	}
-	return lookup(t.vc, c)
+	return k
 }
 
-func lookup(vc []Epoch, c Chain) Clock {
-	i, _ := slices.BinarySearch(vc, MakeEpoch(c, 0))
-	if i < len(vc) && vc[i].Chain() == c {
-		return vc[i].Clock()
+// vget returns the clock of chain c in the vector, ignoring top.
+func (t Time) vget(c Chain) Clock {
+	if i := int(c >> chunkBits); i < len(t.chunks) && t.chunks[i] != nil {
+		return t.chunks[i][c&(chunkSize-1)]
 	}
 	return 0
 }
@@ -82,22 +92,25 @@ func (t Time) Leq(u Time) bool {
 func (t Time) All() iter.Seq[Epoch] {
 	return func(yield func(Epoch) bool) {
 		topDone := t.top == 0
-		for _, e := range t.vc {
-			if !topDone && t.top.Chain() <= e.Chain() {
-				topDone = true
-				if t.top.Chain() < e.Chain() {
+		for i, ch := range t.chunks {
+			if ch == nil {
+				continue
+			}
+			for j, k := range ch {
+				c := Chain(i<<chunkBits | j)
+				if !topDone && t.top.Chain() < c {
+					topDone = true
 					if !yield(t.top) {
 						return
 					}
-				} else {
-					if !yield(max(t.top, e)) {
-						return
-					}
-					continue
 				}
-			}
-			if !yield(e) {
-				return
+				if !topDone && t.top.Chain() == c {
+					topDone = true
+					k = max(k, t.top.Clock())
+				}
+				if k != 0 && !yield(MakeEpoch(c, k)) {
+					return
+				}
 			}
 		}
 		if !topDone {
@@ -106,13 +119,13 @@ func (t Time) All() iter.Seq[Epoch] {
 	}
 }
 
-// Len returns the number of nonzero components (an upper bound when t's
-// own component is also in its vector).
+// Len returns the number of nonzero components.
 func (t Time) Len() int {
-	if t.top != 0 {
-		return len(t.vc) + 1
+	n := 0
+	for range t.All() {
+		n++
 	}
-	return len(t.vc)
+	return n
 }
 
 // String prints t as {chain@clock ...}.
@@ -131,92 +144,62 @@ func (t Time) String() string {
 	return b.String()
 }
 
-// with returns t with its top component replaced by e (e's chain's clock
-// in t must be at most e's).
+// with returns t with its top component replaced by top.
 func (t Time) with(top Epoch) Time {
-	if t.top != 0 && t.top.Chain() != top.Chain() {
-		t.vc = mergeVC(t.vc, nil, t.top)
+	if t.top != 0 && t.top.Chain() != top.Chain() && t.vget(t.top.Chain()) < t.top.Clock() {
+		var b builder
+		b.start(t)
+		b.raise(t.top.Chain(), t.top.Clock())
+		t = b.time(0)
 	}
 	t.top = top
 	return t
 }
 
-// join returns t ⊔ u, keeping t's top. It allocates only when u adds
-// something t does not have.
+// join returns t ⊔ u, keeping t's top (raised to u's clock of its chain).
+// It allocates only when u adds something t does not have.
 func (t Time) join(u Time) Time {
 	extra := u.top
-	if extra != 0 && t.top != 0 && extra.Chain() == t.top.Chain() {
-		if extra.Clock() > t.top.Clock() {
-			t.top = extra // cannot happen for a task's own chain; keeps join total
-		}
-		extra = 0
-	}
-	t.vc = mergeVC(t.vc, u.vc, extra)
 	if t.top != 0 {
-		// t may be a time that is not its chain's latest (a send's):
-		// keep top the largest clock of its chain.
-		if k := lookup(u.vc, t.top.Chain()); k > t.top.Clock() {
-			t.top = MakeEpoch(t.top.Chain(), k)
+		if k := u.Get(t.top.Chain()); k > t.top.Clock() {
+			t.top = MakeEpoch(t.top.Chain(), k) // t is not its chain's latest point (a send's time)
+		}
+		if extra != 0 && extra.Chain() == t.top.Chain() {
+			extra = 0
 		}
 	}
-	return t
+	if !adds(t, u, extra) {
+		return t
+	}
+	var b builder
+	b.start(t)
+	b.learnVector(u)
+	if extra != 0 {
+		b.raise(extra.Chain(), extra.Clock())
+	}
+	return b.time(t.top)
 }
 
-// mergeVC returns the component-wise maximum of a, b and the single
-// component x (x may be 0). It returns a itself when nothing in b or x
-// exceeds it, so joins that add nothing do not allocate.
-func mergeVC(a, b []Epoch, x Epoch) []Epoch {
-	if !addsTo(a, b, x) {
-		return a
-	}
-	out := make([]Epoch, 0, len(a)+len(b)+1)
-	i, j := 0, 0
-	xDone := x == 0
-	for i < len(a) || j < len(b) || !xDone {
-		// the smallest chain among the three heads
-		var c Chain = ^Chain(0)
-		if i < len(a) {
-			c = min(c, a[i].Chain())
-		}
-		if j < len(b) {
-			c = min(c, b[j].Chain())
-		}
-		if !xDone {
-			c = min(c, x.Chain())
-		}
-		var k Clock
-		if i < len(a) && a[i].Chain() == c {
-			k = max(k, a[i].Clock())
-			i++
-		}
-		if j < len(b) && b[j].Chain() == c {
-			k = max(k, b[j].Clock())
-			j++
-		}
-		if !xDone && x.Chain() == c {
-			k = max(k, x.Clock())
-			xDone = true
-		}
-		out = append(out, MakeEpoch(c, k))
-	}
-	return out
-}
-
-// addsTo reports whether b or x has a component greater than a's.
-func addsTo(a, b []Epoch, x Epoch) bool {
-	if x != 0 && lookup(a, x.Chain()) < x.Clock() {
+// adds reports whether u's vector, or x, has a clock greater than t's.
+func adds(t, u Time, x Epoch) bool {
+	if x != 0 && t.Get(x.Chain()) < x.Clock() {
 		return true
 	}
-	if len(b) > len(a) {
-		return true
-	}
-	i := 0
-	for _, e := range b {
-		for i < len(a) && a[i].Chain() < e.Chain() {
-			i++
+	for i, uc := range u.chunks {
+		if uc == nil {
+			continue
 		}
-		if i == len(a) || a[i].Chain() != e.Chain() || a[i].Clock() < e.Clock() {
+		if i >= len(t.chunks) || t.chunks[i] == nil {
 			return true
+		}
+		tc := t.chunks[i]
+		if tc == uc {
+			continue
+		}
+		for j := range uc {
+			if uc[j] > tc[j] {
+				return true
+			}
 		}
 	}
 	return false

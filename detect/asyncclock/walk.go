@@ -134,16 +134,74 @@ func (w *walk) priority(send Time) error {
 	if need == 0 {
 		return nil
 	}
-	for _, l := range ev.q.lists {
-		if len(l.entries) == 0 {
-			continue
-		}
-		v := send.Get(l.chain)
-		if v < l.entries[0].clock {
+	for i := range ev.q.heads {
+		h := &ev.q.heads[i]
+		v := send.Get(h.chain)
+		if h.first == 0 || v < h.first {
 			continue // it knows none of the chain's sends still listed
 		}
-		if err := w.walkList(l, v, need); err != nil {
+		if w.mode == strict {
+			// Entries after the last settled one are pending: none can
+			// precede the event (pendingPreds checks it).
+			if h.settled == 0 {
+				continue
+			}
+			if v >= h.settled {
+				if w.settledSuffices(h, need) {
+					continue
+				}
+				v = h.settled
+			}
+		}
+		if err := w.walkList(h.l, v, need); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// settledSuffices reports whether the last settled entry of a list, whose
+// send the walk's event's send knows, is a predecessor it knows has
+// finished and that every settled entry before it that precedes the event
+// precedes too. The pending entries of the list cannot precede the event
+// (the trace would contradict the model: pendingPreds checks that), nor
+// can the pending entries before the settled one (it would not have run).
+// Only for strict walks.
+func (w *walk) settledSuffices(h *listHead, need uint8) bool {
+	ev, c := w.target, h.cat
+	if h.end == 0 || !c.timed() || !priority(c, h.time, ev.cat, ev.time) || !w.b.covers(h.end) {
+		return false
+	}
+	closed := catAFA.bit()
+	dominated := h.time >= ev.time || h.maxTime <= h.time
+	switch c {
+	case catDS:
+		closed |= catAFS.bit()
+		if dominated {
+			closed |= catDA.bit() | catDS.bit()
+		}
+	case catTS:
+		closed |= catAFS.bit()
+		if dominated {
+			closed |= catTA.bit() | catTS.bit()
+		}
+	default:
+		if dominated {
+			closed |= c.bit()
+		}
+	}
+	return need&h.seen&^closed == 0
+}
+
+// pendingPreds reports, at the begin of the walk's event, a pending event
+// of its queue that Table 3.1 orders before it: the trace contradicts the
+// model (the walks skip pending entries they know cannot be predecessors
+// in a consistent trace).
+func (w *walk) pendingPreds() error {
+	ev := w.target
+	for _, p := range ev.q.pending {
+		if p != ev && p.status == evPending && ev.send.Covers(p.sendEpoch) && priority(p.cat, p.time, ev.cat, ev.time) {
+			return w.conflict(p, Priority)
 		}
 	}
 	return nil
@@ -158,11 +216,16 @@ func (w *walk) walkList(l *sendList, v Clock, open uint8) error {
 	for c := range floor {
 		floor[c] = math.MinInt64
 	}
-	for i := l.search(v); i >= 0 && open != 0; i-- {
+	i := len(l.entries) - 1
+	if l.entries[i].clock > v {
+		i = l.search(v)
+	}
+	for ; i >= 0 && open != 0; i-- {
 		p := &l.entries[i]
 		c := p.cat
 		w.e.stats.WalkSteps++
 		if p.ev != ev && open&c.bit() != 0 {
+			joined := false // p is a predecessor now accounted for
 			switch {
 			case !c.timed(): // an at-front entry: it and all before it of its category precede ev
 				if err := w.atFrontList(l, i); err != nil {
@@ -175,6 +238,8 @@ func (w *walk) walkList(l *sendList, v Clock, open uint8) error {
 				if p.minUpto > ev.time {
 					open &^= c.bit() // nor any earlier entry of its category
 				}
+			case p.end != 0 && w.b.covers(p.end):
+				joined = true // known to have finished already
 			case w.mode == final && (p.ev.status == evPending || p.ev.status == evRunning):
 				// p never finished, so nothing follows from it: the earlier
 				// entries it would stand for, and those its send knew,
@@ -186,6 +251,9 @@ func (w *walk) walkList(l *sendList, v Clock, open uint8) error {
 				if _, err := w.pred(p.ev, Priority); err != nil {
 					return err
 				}
+				joined = true
+			}
+			if joined {
 				open &^= catAFA.bit() // at-front events precede every timed event sent after them
 				raise := func(d cat) {
 					floor[d] = max(floor[d], p.time)
@@ -308,16 +376,22 @@ func (w *walk) atomic(th *thread) (bool, error) {
 	changed := false
 	for {
 		found := e.atomicScratch[:0]
-		w.b.each(func(c Chain, k Clock) {
+		kept := th.atomicChains[:0]
+		for _, c := range th.atomicChains {
 			ch := &e.chains[c]
-			if ch.owner != th || ch.own || len(ch.intervals) == 0 {
-				return
+			if len(ch.intervals) == 0 || ch.owner != th {
+				ch.atomic = false
+				continue
 			}
+			kept = append(kept, c)
+			k := w.b.get(c)
 			j := sort.Search(len(ch.intervals), func(j int) bool { return ch.intervals[j].begin > k }) - 1
 			if j >= 0 && k < ch.intervals[j].end && ch.intervals[j].ev != w.target {
 				found = append(found, ch.intervals[j].ev)
 			}
-		})
+		}
+		clear(th.atomicChains[len(kept):])
+		th.atomicChains = kept
 		e.atomicScratch = found[:0]
 		added := false
 		for _, p := range found {
