@@ -80,21 +80,21 @@ type Engine struct {
 
 // Stats are counts about a run, for benchmarks and curiosity.
 type Stats struct {
-	Ops           int64 // operations stepped
-	Events        int64 // events sent
-	Chains        int   // chains created
-	Tracked       int   // events whose metadata is held now
-	MaxTracked    int   // the most events tracked at once
-	ListEntries   int   // entries of async-before lists held now
-	Reclaimed     int64 // events whose metadata was released
-	Collections   int   // garbage collections run
-	MaxTimeLen    int   // the largest vector clock seen at an event begin
-	Resolved      int64 // removed events whose time was resolved
-	WalkSteps     int64 // async-before list entries visited
-	PredsJoined   int64 // predecessor end times joined at begins
-	WindowFolded  int64 // events folded into a time-window clock
-	LiveHandles   int   // signal handles held now
-	LiveFinalized int   // ended threads whose final time is held for joins
+	Ops          int64 // operations stepped
+	Events       int64 // events sent
+	Chains       int   // chains created
+	Tracked      int   // events whose metadata is held now
+	MaxTracked   int   // the most events tracked at once
+	ListEntries  int   // entries of async-before lists held now
+	Reclaimed    int64 // events whose metadata was released
+	Collections  int   // garbage collections run
+	MaxTimeLen   int   // the most chains an event's begin time mentioned (sampled)
+	Resolved     int64 // removed events whose time was resolved
+	WalkSteps    int64 // async-before list entries visited
+	PredsJoined  int64 // predecessor end times joined at begins
+	WindowFolded int64 // events folded into a time-window clock
+	LiveHandles  int   // signal handles held now
+	Threads      int   // threads begun
 }
 
 // New returns an engine for a trace whose Syms come from syms (used in
@@ -216,6 +216,7 @@ type event struct {
 	sendLine  int
 	sendEpoch Epoch
 	send      Time // what send(E) knew; kept until E finished (at-front events: as long as they are tracked)
+	pre       Time // removed, not resolved yet: what run(E) is known to know already
 	beginLine int
 	endLine   int
 	th        *thread
@@ -343,6 +344,7 @@ func (e *Engine) Stats() Stats {
 	s.Chains = len(e.chains) - 1
 	s.Tracked = len(e.events)
 	s.LiveHandles = len(e.handles)
+	s.Threads = len(e.threads)
 	return s
 }
 
@@ -449,7 +451,6 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	th.ended = true
 	th.final = t.st
 	e.chains[t.st.top.Chain()].busy = false
-	e.stats.LiveFinalized++
 	e.at(t)
 	e.forget(op.Task)
 	return nil

@@ -114,3 +114,19 @@ func TestEquivalenceTracetest(t *testing.T) {
 	}
 	t.Logf("%d traces; coverage:\n%s", n, total.String())
 }
+
+// FuzzEquivalence lets the fuzzer pick the shape and seed of the random
+// traces the engines must agree on:
+//
+//	go test -fuzz FuzzEquivalence -fuzztime 1m ./detect/asyncclock
+func FuzzEquivalence(f *testing.F) {
+	f.Add(uint64(1), uint16(120), uint8(2), uint8(2), uint8(2), false, uint16(0))
+	f.Add(uint64(7), uint16(250), uint8(1), uint8(3), uint8(1), true, uint16(3))
+	f.Fuzz(func(t *testing.T, seed uint64, ops uint16, workers, loopers, binders uint8, chaos bool, windowMS uint16) {
+		cfg := genConfig{
+			seed: seed, ops: 20 + int(ops%400), chaos: chaos,
+			workers: 1 + int(workers%4), loopers: 1 + int(loopers%4), binders: int(binders % 3),
+		}
+		checkEquivalent(t, "fuzz", generate(cfg), time.Duration(windowMS%8)*time.Millisecond)
+	})
+}

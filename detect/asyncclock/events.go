@@ -1,6 +1,7 @@
 package asyncclock
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -70,7 +71,6 @@ func (e *Engine) send(op *traces.Op) error {
 		q.bpend[p] = append(q.bpend[p], ev)
 	} else {
 		l := e.list(q, snap.top.Chain())
-		l.trim(e)
 		l.add(ev, snap.top.Clock())
 		ev.list = l
 		ev.refs++
@@ -168,8 +168,10 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	t := &task{id: ev.id, st: st, th: th, ev: ev}
 	e.tasks[ev.id] = t
 	e.at(t)
-	e.stats.MaxTimeLen = max(e.stats.MaxTimeLen, st.Len())
-	if e.begins++; e.begins >= e.gcAt {
+	if e.begins++; e.begins&255 == 1 {
+		e.stats.MaxTimeLen = max(e.stats.MaxTimeLen, st.Len())
+	}
+	if e.begins >= e.gcAt {
 		e.collect()
 	}
 	return nil
@@ -389,13 +391,22 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	b := e.builder()
 	defer e.putBuilder(b)
 	b.start(p.send)
+	b.learn(p.pre)
 	w := walk{e: e, target: p, mode: outer.mode, outer: outer, b: b}
 	if !p.q.binder {
 		err := w.priority(p.send)
 		if err == nil {
 			err = w.fixpoint(nil)
 		}
+		if err == nil && w.incomplete {
+			err = errNotYet
+		}
 		if err != nil {
+			if errors.Is(err, errNotYet) {
+				// What it learned holds: keep it, as the predecessors it
+				// joined may be reclaimed before it can be resolved.
+				p.pre = b.time(0)
+			}
 			p.status = evRemoved
 			return err
 		}
@@ -407,6 +418,7 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	st := b.time(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
 	p.begin, p.end = st, st
+	p.pre = Time{}
 	if p.cat.timed() {
 		p.send = Time{}
 	}

@@ -70,26 +70,6 @@ func (l *sendList) finished(ev *event) {
 	}
 }
 
-// trim drops the entries at the front whose events are absorbed by a
-// time-window clock: every event that could need them knows them.
-func (l *sendList) trim(e *Engine) {
-	n := 0
-	for n < len(l.entries) && l.entries[n].ev.absorbed {
-		e.release(l.entries[n].ev)
-		n++
-	}
-	if n == 0 {
-		return
-	}
-	e.stats.ListEntries -= n
-	clear(l.entries[:n])
-	l.entries = l.entries[n:]
-	l.moved()
-	if cap(l.entries) > 64 && len(l.entries) < cap(l.entries)/4 {
-		l.entries = append([]sendEntry(nil), l.entries...)
-	}
-}
-
 // moved updates the list's head after its entries changed (added,
 // dropped, or one settled).
 func (l *sendList) moved() {

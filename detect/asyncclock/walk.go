@@ -16,8 +16,8 @@ const (
 	// strict: the trace contradicts the model (the start being computed
 	// is a real begin, or a removed event a real begin needs).
 	strict walkMode = iota
-	// tentative: give up for now (errNotYet); used to resolve removed
-	// events early.
+	// tentative: learn what can be learned, and give up for now
+	// (errNotYet); used to resolve removed events early.
 	tentative
 	// final: the trace is over; the predecessor never finished, so it
 	// orders nothing.
@@ -36,6 +36,8 @@ type walk struct {
 	outer  *walk    // the walk whose event needs target, a removed event
 	preds  []*event // the predecessors joined, for the choice of a chain
 	seen   map[*event]bool
+	// incomplete: a tentative walk met a predecessor that has not finished
+	incomplete bool
 }
 
 // through walks, for the walk's event, the AsyncClock of the send of p, a
@@ -55,13 +57,17 @@ func (w *walk) through(p *event) error {
 // p, which it resolves — or nil if p needs no look (it is absorbed) or, in
 // final mode, never finished.
 func (w *walk) finish(p *event, rule Rule) (*Time, error) {
-	if p.absorbed {
-		return nil, nil
+	if p.absorbed && p.refs == 0 {
+		return nil, nil // reclaimed: every begin of its looper knows it (the window clock)
 	}
 	switch p.status {
 	case evEnded, evResolved:
 	case evRemoved:
 		if err := w.e.resolve(p, w); err != nil {
+			if errors.Is(err, errNotYet) {
+				w.incomplete = true
+				return nil, nil
+			}
 			return nil, err
 		}
 	case evResolving:
@@ -70,8 +76,9 @@ func (w *walk) finish(p *event, rule Rule) (*Time, error) {
 		switch w.mode {
 		case final:
 			return nil, nil
-		case tentative:
-			return nil, errNotYet
+		case tentative: // go on: what else it finds holds, and is kept
+			w.incomplete = true
+			return nil, nil
 		}
 		return nil, w.conflict(p, rule)
 	}
