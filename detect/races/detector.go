@@ -1,0 +1,585 @@
+package races
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// Kind is a kind of race.
+type Kind uint8
+
+const (
+	DataRace Kind = iota + 1 // two accesses to a location, at least one a write
+	UseFree                  // a use (dereferencing read) and a free (write of null)
+)
+
+func (k Kind) String() string {
+	switch k {
+	case DataRace:
+		return "data"
+	case UseFree:
+		return "use-free"
+	}
+	return "invalid"
+}
+
+// ParseKind returns the kind spelled s ("data" or "use-free").
+func ParseKind(s string) (Kind, bool) {
+	switch s {
+	case "data":
+		return DataRace, true
+	case "use-free":
+		return UseFree, true
+	}
+	return 0, false
+}
+
+// Config says what a [Detector] looks for. The zero Config finds both
+// kinds of race with the exact happens-before relation.
+type Config struct {
+	// Window is the time window of the happens-before engine
+	// ([asyncclock.Config.Window]); 0 is the exact relation.
+	Window time.Duration
+	// Kind limits detection to one kind of race; 0 finds both.
+	Kind Kind
+	// All reports every racing pair of accesses, not only enough races to
+	// cover every racing access. The shadow then keeps every access, so
+	// memory grows with the trace and time with the accesses per location.
+	All bool
+	// Unfiltered keeps the use-free races CAFA's if-guard and
+	// intra-event-allocation filters would drop.
+	Unfiltered bool
+	// Harmless drops the races it matches (nil: none).
+	Harmless *Filter
+}
+
+// Detector finds the races of one trace as its operations stream by:
+// [Detector.Step] every operation in trace order, then [Detector.Finish].
+type Detector struct {
+	cfg  Config
+	eng  *asyncclock.Engine
+	syms *traces.Symbols
+	name string
+	line int
+	ops  int64
+
+	threads map[traces.Sym]thread
+	tasks   map[traces.Sym]*task
+	lastID  traces.Sym
+	last    *task
+	pool    []*task
+	frames  uint32 // handler invocations so far (frame ids)
+	locks   *lockTable
+
+	// Locations: objHead[obj] and classHead[class] start the list of the
+	// locations of an object or class in locs (0: none), or, with bigBit,
+	// say that they are in big.
+	objHead, classHead []uint32
+	big                map[traces.Location]uint32
+	locs               []location
+	ents               []entry // ents[0] is unused: index 0 is "none"
+	freeEnt            uint32  // a list of unused entries, through next
+
+	site, typ []traces.Sym // by object: its allocation site and type
+
+	recent  []asyncclock.Time // the times of recent task versions, by version & (len-1)
+	version uint32            // the last version recorded
+
+	found   []found
+	realloc map[int32]bool // lines of frees followed by an allocation in their event
+	srcs    map[traces.Sym]srcPos
+
+	finished bool
+}
+
+// recentTimes is how many task versions (the time of a task between two
+// of its synchronization operations) the detector remembers, for race
+// coverage. A race whose first access is older than that many versions
+// cannot be shown to cover another race (see [Race.Covered]).
+const recentTimes = 1 << 14
+
+// bigBit marks an object or class whose locations are in Detector.big;
+// bigAt is how many locations an object gets before it moves there.
+const (
+	bigBit = 1 << 31
+	bigAt  = 16
+)
+
+// location is the shadow of one heap location.
+type location struct {
+	field      traces.Sym
+	next       uint32 // the next location of the same object or class
+	data       uint32 // data races: the accesses that may race with a later one
+	uses       uint32 // use-free races: the uses since the last free (every use with All)
+	frees      uint32 // use-free races: the last free (every free with All)
+	lastWriter traces.Sym
+	lastRef    bool // the last write stored a reference
+}
+
+// access is one heap access as the shadow keeps it.
+type access struct {
+	epoch   asyncclock.Epoch
+	ts      float64
+	val     traces.Value
+	line    int32
+	task    traces.Sym
+	thread  traces.Sym
+	handler traces.Sym
+	src     traces.Sym
+	locks   uint32
+	version uint32
+	write   bool
+	flags   uint8
+}
+
+const (
+	fEvent     uint8 = 1 << iota // by an event
+	fLooper                      // by an event of a looper thread
+	fHasTS                       // ts is set
+	fDeref                       // a read whose value is dereferenced
+	fGuarded                     // a use guarded by a null test (if-guard)
+	fAllocated                   // a use after an allocation in its event
+)
+
+type entry struct {
+	access
+	next uint32
+}
+
+// found is a race as detection finds it.
+type found struct {
+	kind          Kind
+	loc           traces.Location
+	first, second access
+	t1, t2        asyncclock.Time // the times of the accesses (t1 if t1ok)
+	t1ok          bool
+}
+
+// NewDetector returns a detector for a trace whose Syms come from syms.
+func NewDetector(syms *traces.Symbols, cfg Config) *Detector {
+	d := &Detector{
+		cfg:     cfg,
+		eng:     asyncclock.New(syms, asyncclock.Config{Window: cfg.Window}),
+		syms:    syms,
+		threads: make(map[traces.Sym]thread),
+		tasks:   make(map[traces.Sym]*task),
+		locks:   newLockTable(),
+		big:     make(map[traces.Location]uint32),
+		locs:    make([]location, 1, 1024),
+		ents:    make([]entry, 1, 1024),
+		recent:  make([]asyncclock.Time, recentTimes),
+		realloc: make(map[int32]bool),
+		srcs:    make(map[traces.Sym]srcPos),
+	}
+	return d
+}
+
+// SetFile sets the file name that errors and the report carry.
+func (d *Detector) SetFile(name string) {
+	d.name = name
+	d.eng.SetFile(name)
+}
+
+// Detect streams the trace r reads through a new detector and returns its
+// report. It stops at the first error: the reader's, or the engine's (a
+// *[asyncclock.ConflictError] for a trace that contradicts the causality
+// model).
+func Detect(ctx context.Context, r *traces.Reader, cfg Config) (*Report, error) {
+	d := NewDetector(r.Symbols(), cfg)
+	d.SetFile(r.Name())
+	var op traces.Op
+	for n := 0; ; n++ {
+		if n&0xfff == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		err := r.Next(&op)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := d.Step(&op, r.Line()); err != nil {
+			return nil, err
+		}
+	}
+	return d.Finish()
+}
+
+func (d *Detector) wants(k Kind) bool { return d.cfg.Kind == 0 || d.cfg.Kind == k }
+
+// Step processes the next operation of the trace, at the given line.
+// Operations must come in trace order and obey the trace contract (as a
+// validating [traces.Reader] gives them).
+func (d *Detector) Step(op *traces.Op, line int) error {
+	if d.finished {
+		return fmt.Errorf("races: Step after Finish")
+	}
+	if err := d.eng.Step(op, line); err != nil {
+		return err
+	}
+	d.line = line
+	d.ops++
+	switch op.Kind {
+	case traces.Read, traces.Write:
+		d.access(op)
+	case traces.Call:
+		t := d.task(op.Task)
+		d.frames++
+		t.frames = append(t.frames, frame{handler: op.Name, id: d.frames})
+	case traces.Ret:
+		t := d.task(op.Task)
+		if len(t.frames) > 1 {
+			id := t.frameID()
+			t.frames = t.frames[:len(t.frames)-1]
+			t.guards = dropGuards(t.guards, id)
+		}
+	case traces.Lock:
+		t := d.task(op.Task)
+		t.held = append(t.held, op.Name)
+		t.locks = d.locks.intern(t.held)
+	case traces.Unlock:
+		t := d.task(op.Task)
+		for i := len(t.held) - 1; i >= 0; i-- {
+			if t.held[i] == op.Name {
+				t.held = append(t.held[:i], t.held[i+1:]...)
+				break
+			}
+		}
+		t.locks = d.locks.intern(t.held)
+	case traces.Alloc:
+		d.alloc(op)
+	case traces.Branch:
+		d.branch(op)
+	case traces.Relate, traces.Error:
+	case traces.ThreadBegin:
+		d.threads[op.Task] = thread{kind: op.ThreadKind, name: op.Name}
+		d.start(op.Task, op.Task, false, false)
+	case traces.Begin:
+		d.start(op.Task, op.Thread, true, d.threads[op.Thread].kind == traces.Looper)
+	case traces.End, traces.ThreadEnd:
+		d.stop(op.Task)
+	default:
+		// An operation that may order: the task's time may change.
+		if op.Task != traces.NoSym {
+			d.task(op.Task).version = 0
+		}
+	}
+	return nil
+}
+
+func dropGuards(gs []guard, frame uint32) []guard {
+	n := 0
+	for _, g := range gs {
+		if g.frame != frame {
+			gs[n] = g
+			n++
+		}
+	}
+	return gs[:n]
+}
+
+// start begins task id on thread th.
+func (d *Detector) start(id, th traces.Sym, event, looper bool) {
+	var t *task
+	if n := len(d.pool); n > 0 {
+		t, d.pool = d.pool[n-1], d.pool[:n-1]
+		t.reset()
+	} else {
+		t = &task{}
+	}
+	t.id, t.thread, t.event, t.looper = id, th, event, looper
+	d.frames++
+	t.frames = append(t.frames, frame{id: d.frames})
+	d.tasks[id] = t
+}
+
+func (d *Detector) stop(id traces.Sym) {
+	t := d.tasks[id]
+	delete(d.tasks, id)
+	if d.lastID == id {
+		d.last = nil
+	}
+	if t != nil {
+		d.pool = append(d.pool, t)
+	}
+}
+
+// task returns the running task id. The engine has stepped the op, so the
+// task is running.
+func (d *Detector) task(id traces.Sym) *task {
+	if id == d.lastID && d.last != nil {
+		return d.last
+	}
+	t := d.tasks[id]
+	d.lastID, d.last = id, t
+	return t
+}
+
+func (d *Detector) alloc(op *traces.Op) {
+	o := int(op.Loc.Obj)
+	if o >= len(d.site) {
+		n := max(o+1, d.syms.Len())
+		d.site = append(d.site, make([]traces.Sym, n-len(d.site))...)
+		d.typ = append(d.typ, make([]traces.Sym, n-len(d.typ))...)
+	}
+	d.site[o], d.typ[o] = op.Site, op.Type
+}
+
+// location returns the shadow of loc, making it if it is new.
+func (d *Detector) location(loc traces.Location) uint32 {
+	heads := &d.objHead
+	if loc.Static {
+		heads = &d.classHead
+	}
+	o := int(loc.Obj)
+	if o >= len(*heads) {
+		*heads = append(*heads, make([]uint32, max(o+1, d.syms.Len())-len(*heads))...)
+	}
+	h := (*heads)[o]
+	if h&bigBit != 0 {
+		if i, ok := d.big[loc]; ok {
+			return i
+		}
+		i := d.newLocation(loc.Field, 0)
+		d.big[loc] = i
+		return i
+	}
+	n := 0
+	for i := h; i != 0; i = d.locs[i].next {
+		if d.locs[i].field == loc.Field {
+			return i
+		}
+		n++
+	}
+	if n+1 < bigAt {
+		i := d.newLocation(loc.Field, h)
+		(*heads)[o] = i
+		return i
+	}
+	// Many fields (a large array): index them in a map from now on.
+	for i := h; i != 0; {
+		next := d.locs[i].next
+		d.locs[i].next = 0
+		d.big[traces.Location{Obj: loc.Obj, Field: d.locs[i].field, Static: loc.Static}] = i
+		i = next
+	}
+	(*heads)[o] = bigBit
+	i := d.newLocation(loc.Field, 0)
+	d.big[loc] = i
+	return i
+}
+
+func (d *Detector) newLocation(field traces.Sym, next uint32) uint32 {
+	i := uint32(len(d.locs))
+	d.locs = append(d.locs, location{field: field, next: next})
+	return i
+}
+
+// newEntry stores a with the given successor and returns its index.
+func (d *Detector) newEntry(a *access, next uint32) uint32 {
+	if i := d.freeEnt; i != 0 {
+		d.freeEnt = d.ents[i].next
+		d.ents[i] = entry{access: *a, next: next}
+		return i
+	}
+	i := uint32(len(d.ents))
+	d.ents = append(d.ents, entry{access: *a, next: next})
+	return i
+}
+
+func (d *Detector) dropEntry(i uint32) {
+	d.ents[i] = entry{next: d.freeEnt}
+	d.freeEnt = i
+}
+
+func (d *Detector) dropList(i uint32) {
+	for i != 0 {
+		next := d.ents[i].next
+		d.dropEntry(i)
+		i = next
+	}
+}
+
+// timeOf returns the time of task version v, if it is still remembered.
+func (d *Detector) timeOf(v uint32) (asyncclock.Time, bool) {
+	if v == 0 || d.version-v >= recentTimes {
+		return asyncclock.Time{}, false
+	}
+	return d.recent[v&(recentTimes-1)], true
+}
+
+// access checks a read or write against the shadow of its location.
+func (d *Detector) access(op *traces.Op) {
+	t := d.task(op.Task)
+	li := d.location(op.Loc)
+	now, epoch := d.eng.Time(), d.eng.Epoch()
+	// A task's time changes at its synchronization operations (which
+	// reset its version) and when its epoch moves on (as a looper
+	// thread's own does after one of its events).
+	if _, ok := d.timeOf(t.version); !ok || t.versionEpoch != epoch {
+		d.version++
+		d.recent[d.version&(recentTimes-1)] = now
+		t.version, t.versionEpoch = d.version, epoch
+	}
+	a := access{
+		epoch:   epoch,
+		ts:      op.TS,
+		val:     op.Val,
+		line:    int32(d.line),
+		task:    t.id,
+		thread:  t.thread,
+		handler: t.handler(),
+		src:     op.Src,
+		locks:   t.locks,
+		version: t.version,
+		write:   op.Kind == traces.Write,
+	}
+	if op.HasTS {
+		a.flags |= fHasTS
+	}
+	if t.event {
+		a.flags |= fEvent
+		if t.looper {
+			a.flags |= fLooper
+		}
+	}
+	if op.Deref {
+		a.flags |= fDeref
+	}
+	if d.wants(DataRace) {
+		d.checkData(li, op.Loc, &a, now)
+	}
+	if d.wants(UseFree) {
+		switch {
+		case !a.write && op.Deref:
+			d.use(li, op.Loc, t, &a, now)
+		case a.write && op.Val.Kind() == traces.NullValue:
+			d.free(li, op.Loc, t, &a, now)
+		case a.write && op.Val.Kind() == traces.RefValue && t.looper:
+			// Intra-event allocation: the frees of this event before it
+			// never reach another event of the looper.
+			n := 0
+			for _, f := range t.openFrees {
+				if f.loc == li {
+					d.realloc[f.line] = true
+				} else {
+					t.openFrees[n] = f
+					n++
+				}
+			}
+			t.openFrees = t.openFrees[:n]
+		}
+		if a.write {
+			l := &d.locs[li]
+			l.lastWriter, l.lastRef = t.id, op.Val.Kind() == traces.RefValue
+			t.guards = dropLocGuards(t.guards, li)
+		}
+	}
+}
+
+func dropLocGuards(gs []guard, loc uint32) []guard {
+	n := 0
+	for _, g := range gs {
+		if g.loc != loc {
+			gs[n] = g
+			n++
+		}
+	}
+	return gs[:n]
+}
+
+func (d *Detector) report(k Kind, loc traces.Location, first, second *access, now asyncclock.Time) {
+	f := found{kind: k, loc: loc, first: *first, second: *second, t2: now}
+	f.t1, f.t1ok = d.timeOf(first.version)
+	d.found = append(d.found, f)
+}
+
+// checkData checks a against the accesses of location li that may race
+// with it, and updates the shadow. Without All, an access is dropped from
+// the shadow once a later one stands for it: a later access after it, with
+// no more locks, that conflicts with whatever it conflicts with (a write
+// stands for reads and writes, a read for reads). Whatever would race with
+// the dropped access races with the one that stands for it, so every
+// access that races with an earlier one is reported with at least one.
+func (d *Detector) checkData(li uint32, loc traces.Location, a *access, now asyncclock.Time) {
+	l := &d.locs[li]
+	prev := &l.data
+	for i := l.data; i != 0; {
+		e := &d.ents[i]
+		next := e.next
+		covered := now.Covers(e.epoch)
+		if !covered && (a.write || e.write) && d.locks.disjoint(e.locks, a.locks) {
+			d.report(DataRace, loc, &e.access, a, now)
+		}
+		if !d.cfg.All && covered && (a.write || !e.write) && d.locks.subset(a.locks, e.locks) {
+			*prev = next
+			d.dropEntry(i)
+		} else {
+			prev = &e.next
+		}
+		i = next
+	}
+	l.data = d.newEntry(a, l.data)
+}
+
+// use checks a use against the free before it (every free, with All).
+func (d *Detector) use(li uint32, loc traces.Location, t *task, a *access, now asyncclock.Time) {
+	if t.looper {
+		if d.guarded(t, li, a.src) {
+			a.flags |= fGuarded
+		}
+		if l := &d.locs[li]; l.lastWriter == t.id && l.lastRef {
+			a.flags |= fAllocated
+		}
+	}
+	l := &d.locs[li]
+	for i := l.frees; i != 0; i = d.ents[i].next {
+		if f := &d.ents[i]; !now.Covers(f.epoch) {
+			d.report(UseFree, loc, &f.access, a, now)
+		}
+	}
+	if !d.cfg.All {
+		// A later use on the same chain, with the same filter flags,
+		// stands for an earlier one: the next free races with both or
+		// with neither, and the filters say the same of both.
+		const same = fGuarded | fAllocated | fLooper | fEvent
+		for i := l.uses; i != 0; i = d.ents[i].next {
+			if e := &d.ents[i]; e.epoch.Chain() == a.epoch.Chain() && e.flags&same == a.flags&same {
+				e.access = *a
+				return
+			}
+		}
+	}
+	l.uses = d.newEntry(a, l.uses)
+}
+
+// free checks a free against the uses since the free before it (every
+// use, with All).
+func (d *Detector) free(li uint32, loc traces.Location, t *task, a *access, now asyncclock.Time) {
+	l := &d.locs[li]
+	for i := l.uses; i != 0; i = d.ents[i].next {
+		if u := &d.ents[i]; !now.Covers(u.epoch) {
+			d.report(UseFree, loc, &u.access, a, now)
+		}
+	}
+	if d.cfg.All {
+		l.frees = d.newEntry(a, l.frees)
+	} else {
+		d.dropList(l.uses)
+		d.dropList(l.frees)
+		l.uses = 0
+		l.frees = d.newEntry(a, 0)
+	}
+	if t.looper {
+		t.openFrees = append(t.openFrees, openFree{loc: li, line: a.line})
+	}
+}

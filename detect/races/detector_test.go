@@ -1,0 +1,444 @@
+package races
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// detectText runs the detector on a trace given as JSONL without its
+// header (the first op is on line 2).
+func detectText(t testing.TB, text string, cfg Config) *Report {
+	t.Helper()
+	text = `{"licorice_trace":1}` + "\n" + strings.TrimLeft(text, "\n")
+	r, err := traces.NewReader(strings.NewReader(text), traces.WithName("test.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Detect(context.Background(), r, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// raceList prints the races of rep as "kind first-second", with " covered"
+// for covered races and " in-thread" for in-thread ones, sorted.
+func raceList(rep *Report) []string {
+	var out []string
+	for _, g := range rep.Groups {
+		for _, r := range g.Races {
+			s := fmt.Sprintf("%s %d-%d", r.Kind, r.First.Line, r.Second.Line)
+			if r.InThread {
+				s += " in-thread"
+			}
+			if r.Covered {
+				s += " covered"
+			}
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Common beginnings of the traces below: two worker threads, or a looper
+// L serving queue q with two workers that post to it.
+const (
+	twoThreads = `
+{"op":"thread_begin","t":"T1"}
+{"op":"thread_begin","t":"T2"}`
+	looper = `
+{"op":"thread_begin","t":"L","kind":"looper","name":"main"}
+{"op":"attach","t":"L","q":"q"}
+{"op":"thread_begin","t":"T1"}
+{"op":"thread_begin","t":"T2"}
+{"op":"send","t":"T1","q":"q","e":"A"}
+{"op":"send","t":"T2","q":"q","e":"B"}`
+)
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		name  string
+		trace string
+		cfg   Config
+		want  []string
+	}{
+		{
+			name: "write-write between threads",
+			trace: twoThreads + `
+{"op":"write","t":"T1","obj":"o","field":"f","val":1}
+{"op":"write","t":"T2","obj":"o","field":"f","val":2}`,
+			want: []string{"data 4-5"},
+		},
+		{
+			name: "read-write, write-read",
+			trace: twoThreads + `
+{"op":"read","t":"T1","obj":"o","field":"f","val":0}
+{"op":"write","t":"T2","obj":"o","field":"f","val":2}
+{"op":"read","t":"T1","obj":"o","field":"g"}
+{"op":"read","t":"T2","obj":"o","field":"g"}
+{"op":"read","t":"T1","class":"C","field":"f"}`,
+			want: []string{"data 4-5"},
+		},
+		{
+			name: "fork orders",
+			trace: `
+{"op":"thread_begin","t":"T1"}
+{"op":"write","t":"T1","obj":"o","field":"f","val":1}
+{"op":"fork","t":"T1","child":"T2"}
+{"op":"thread_begin","t":"T2"}
+{"op":"write","t":"T2","obj":"o","field":"f","val":2}
+{"op":"write","t":"T1","obj":"o","field":"f","val":3}`,
+			want: []string{"data 6-7"},
+		},
+		{
+			name: "statics, objects and array elements are different locations",
+			trace: twoThreads + `
+{"op":"write","t":"T1","class":"o","field":"f","val":1}
+{"op":"write","t":"T2","obj":"o","field":"f","val":2}
+{"op":"write","t":"T1","obj":"a","field":"[0]","val":1}
+{"op":"write","t":"T2","obj":"a","field":"[1]","val":2}
+{"op":"write","t":"T2","obj":"a","field":"[0]","val":2}`,
+			want: []string{"data 6-8"},
+		},
+		{
+			name: "a common lock suppresses",
+			trace: twoThreads + `
+{"op":"lock","t":"T1","l":"L"}
+{"op":"write","t":"T1","obj":"o","field":"f","val":1}
+{"op":"unlock","t":"T1","l":"L"}
+{"op":"lock","t":"T2","l":"M"}
+{"op":"lock","t":"T2","l":"L"}
+{"op":"write","t":"T2","obj":"o","field":"f","val":2}
+{"op":"unlock","t":"T2","l":"L"}
+{"op":"write","t":"T2","obj":"o","field":"f","val":3}
+{"op":"unlock","t":"T2","l":"M"}`,
+			want: []string{"data 5-11"},
+		},
+		{
+			// T2's protected write does not stand for T1's unprotected one:
+			// T3's unprotected read races with T1's write (and T2's).
+			name: "a protected access does not hide an unprotected one",
+			trace: twoThreads + `
+{"op":"thread_begin","t":"T3"}
+{"op":"write","t":"T1","obj":"o","field":"f","val":1}
+{"op":"signal","t":"T1","m":"m"}
+{"op":"wait","t":"T2","m":"m"}
+{"op":"lock","t":"T2","l":"L"}
+{"op":"write","t":"T2","obj":"o","field":"f","val":2}
+{"op":"unlock","t":"T2","l":"L"}
+{"op":"read","t":"T3","obj":"o","field":"f"}`,
+			want: []string{"data 5-11 covered", "data 9-11"},
+		},
+		{
+			name: "events of one looper: concurrent, and ordered by FIFO",
+			trace: looper + `
+{"op":"send","t":"T2","q":"q","e":"C"}
+{"op":"begin","t":"A","thread":"L"}
+{"op":"write","t":"A","obj":"o","field":"f","val":1}
+{"op":"end","t":"A"}
+{"op":"begin","t":"B","thread":"L"}
+{"op":"read","t":"B","obj":"o","field":"f","val":1}
+{"op":"end","t":"B"}
+{"op":"begin","t":"C","thread":"L"}
+{"op":"write","t":"C","obj":"o","field":"f","val":1}
+{"op":"end","t":"C"}`,
+			want: []string{"data 10-13 in-thread", "data 10-16 in-thread covered"},
+		},
+		{
+			name: "use-free between events of one looper, and the data race",
+			trace: looper + `
+{"op":"begin","t":"A","thread":"L"}
+{"op":"call","t":"A","h":"Act.onResume"}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}
+{"op":"ret","t":"A","h":"Act.onResume"}
+{"op":"end","t":"A"}
+{"op":"begin","t":"B","thread":"L"}
+{"op":"call","t":"B","h":"Act.onDestroy"}
+{"op":"write","t":"B","obj":"o","field":"p","val":null}
+{"op":"ret","t":"B","h":"Act.onDestroy"}
+{"op":"end","t":"B"}`,
+			want: []string{"data 10-15 in-thread", "use-free 10-15 in-thread"},
+		},
+		{
+			name: "use-free only",
+			cfg:  Config{Kind: UseFree},
+			trace: twoThreads + `
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}
+{"op":"read","t":"T1","obj":"o","field":"p","val":null,"deref":true}
+{"op":"read","t":"T1","obj":"o","field":"p","val":null}
+{"op":"write","t":"T2","obj":"o","field":"p","val":1}`,
+			want: []string{"use-free 4-5"},
+		},
+		{
+			// A use checks the free before it and the free after it;
+			// frees further away are not checked (CAFA).
+			name: "use-free: the previous and the next free",
+			cfg:  Config{Kind: UseFree},
+			trace: twoThreads + `
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}
+{"op":"read","t":"T1","obj":"o","field":"p","val":null,"deref":true}
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}`,
+			want: []string{"use-free 5-6", "use-free 6-7"},
+		},
+		{
+			name: "use-free: all pairs",
+			cfg:  Config{Kind: UseFree, All: true},
+			trace: twoThreads + `
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}
+{"op":"read","t":"T1","obj":"o","field":"p","val":null,"deref":true}
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}`,
+			want: []string{"use-free 4-6 covered", "use-free 5-6", "use-free 6-7"},
+		},
+		{
+			// Locks do not stop a use-after-free: the free may come first.
+			name: "use-free under a common lock",
+			cfg:  Config{Kind: UseFree},
+			trace: twoThreads + `
+{"op":"lock","t":"T1","l":"L"}
+{"op":"read","t":"T1","obj":"o","field":"p","val":{"ref":"x"},"deref":true}
+{"op":"unlock","t":"T1","l":"L"}
+{"op":"lock","t":"T2","l":"L"}
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}
+{"op":"unlock","t":"T2","l":"L"}`,
+			want: []string{"use-free 5-8"},
+		},
+		{
+			name: "default reports the last write, all every pair",
+			trace: twoThreads + `
+{"op":"write","t":"T1","obj":"o","field":"f","val":1}
+{"op":"write","t":"T1","obj":"o","field":"f","val":2}
+{"op":"read","t":"T2","obj":"o","field":"f","val":2}`,
+			want: []string{"data 5-6"},
+		},
+		{
+			name: "all",
+			cfg:  Config{All: true},
+			trace: twoThreads + `
+{"op":"write","t":"T1","obj":"o","field":"f","val":1}
+{"op":"write","t":"T1","obj":"o","field":"f","val":2}
+{"op":"read","t":"T2","obj":"o","field":"f","val":2}`,
+			want: []string{"data 4-6 covered", "data 5-6"},
+		},
+		{
+			// Race coverage (EventRacer): A writes d then the flag x; B
+			// reads x then d. Treating the race on x as synchronization
+			// orders the race on d, which is covered.
+			name: "coverage",
+			cfg:  Config{Kind: DataRace},
+			trace: looper + `
+{"op":"begin","t":"A","thread":"L"}
+{"op":"write","t":"A","obj":"o","field":"d","val":1}
+{"op":"write","t":"A","obj":"o","field":"x","val":true}
+{"op":"end","t":"A"}
+{"op":"begin","t":"B","thread":"L"}
+{"op":"read","t":"B","obj":"o","field":"x","val":true}
+{"op":"read","t":"B","obj":"o","field":"d","val":1}
+{"op":"end","t":"B"}`,
+			want: []string{"data 10-13 in-thread", "data 9-14 in-thread covered"},
+		},
+		{
+			// Reversed order of the reads: neither race covers the other.
+			name: "no coverage",
+			cfg:  Config{Kind: DataRace},
+			trace: looper + `
+{"op":"begin","t":"A","thread":"L"}
+{"op":"write","t":"A","obj":"o","field":"d","val":1}
+{"op":"write","t":"A","obj":"o","field":"x","val":true}
+{"op":"end","t":"A"}
+{"op":"begin","t":"B","thread":"L"}
+{"op":"read","t":"B","obj":"o","field":"d","val":1}
+{"op":"read","t":"B","obj":"o","field":"x","val":true}
+{"op":"end","t":"B"}`,
+			want: []string{"data 10-14 in-thread", "data 9-13 in-thread"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := raceList(detectText(t, tt.trace, tt.cfg))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got races %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCAFAFilters checks the if-guard and intra-event-allocation filters:
+// each case is a use by event A and a free by event B of one looper (or,
+// cross-thread, by a worker), with the filter that must drop the race.
+func TestCAFAFilters(t *testing.T) {
+	const free = `
+{"op":"begin","t":"B","thread":"L"}
+{"op":"write","t":"B","obj":"o","field":"p","val":null,"src":"Act.java:40"}
+{"op":"end","t":"B"}`
+	tests := []struct {
+		name     string
+		a        string // the ops of event A, in a call to Act.onResume
+		b        string // the free, after A
+		ifGuard  int
+		intra    int
+		reported int
+	}{
+		{
+			name: "unguarded use",
+			a:    `{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b:    free, reported: 1,
+		},
+		{
+			name: "if-guard: test non-null, jump taken",
+			a: `{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"}}
+{"op":"branch","t":"A","obj":"o","field":"p","cond":"nonnull","taken":true,"pc":16,"target":24}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b: free, ifGuard: 1,
+		},
+		{
+			name: "if-guard: test null, not taken",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"null","taken":false}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b: free, ifGuard: 1,
+		},
+		{
+			name: "if-guard: if-eq taken",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"eq","taken":true}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b: free, ifGuard: 1,
+		},
+		{
+			name: "no guard: test null, taken",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"null","taken":true}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b: free, reported: 1,
+		},
+		{
+			name: "no guard: another location tested",
+			a: `{"op":"branch","t":"A","obj":"o","field":"q","cond":"nonnull","taken":true}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b: free, reported: 1,
+		},
+		{
+			name: "no guard: the test was in a handler that returned",
+			a: `{"op":"call","t":"A","h":"Act.check"}
+{"op":"branch","t":"A","obj":"o","field":"p","cond":"nonnull","taken":true}
+{"op":"ret","t":"A","h":"Act.check"}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b: free, reported: 1,
+		},
+		{
+			name: "no guard: the use is in a nested call",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"nonnull","taken":true}
+{"op":"call","t":"A","h":"Act.helper"}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}
+{"op":"ret","t":"A","h":"Act.helper"}`,
+			b: free, reported: 1,
+		},
+		{
+			name: "no guard: written after the test",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"nonnull","taken":true}
+{"op":"write","t":"A","obj":"o","field":"p","val":{"ref":"y"}}
+{"op":"write","t":"A","obj":"o","field":"p","val":null}
+{"op":"read","t":"A","obj":"o","field":"p","val":null,"deref":true}`,
+			b: free, reported: 1,
+		},
+		{
+			// pc and target are lines of the test's file: the jump to
+			// line 11 guards lines 11 on, not line 9 of a loop above.
+			name: "if-guard with lines: inside the region",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"nonnull","taken":true,"pc":10,"target":11,"src":"Act.java:10"}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true,"src":"Act.java:12"}`,
+			b: free, ifGuard: 1,
+		},
+		{
+			name: "if-guard with lines: outside the region",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"nonnull","taken":true,"pc":10,"target":11,"src":"Act.java:10"}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true,"src":"Act.java:9"}`,
+			b: free, reported: 1,
+		},
+		{
+			name: "if-guard with lines: another file",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"nonnull","taken":true,"pc":10,"target":11,"src":"Act.java:10"}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true,"src":"Util.java:12"}`,
+			b: free, reported: 1,
+		},
+		{
+			name: "if-guard with lines: test null, not taken, up to the target",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"null","taken":false,"pc":10,"target":14,"src":"Act.java:10"}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true,"src":"Act.java:13"}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true,"src":"Act.java:14"}`,
+			b: free, ifGuard: 1, reported: 1,
+		},
+		{
+			name: "intra-event allocation before the use",
+			a: `{"op":"write","t":"A","obj":"o","field":"p","val":{"ref":"y"}}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"y"},"deref":true}`,
+			b: free, intra: 1,
+		},
+		{
+			name: "no allocation: a write of null before the use",
+			a: `{"op":"write","t":"A","obj":"o","field":"p","val":{"ref":"y"}}
+{"op":"write","t":"A","obj":"o","field":"p","val":null}
+{"op":"read","t":"A","obj":"o","field":"p","val":null,"deref":true}`,
+			b: free, reported: 1,
+		},
+		{
+			name: "intra-event allocation after the free",
+			a:    `{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b: `
+{"op":"begin","t":"B","thread":"L"}
+{"op":"write","t":"B","obj":"o","field":"p","val":null}
+{"op":"write","t":"B","obj":"o","field":"p","val":{"ref":"z"}}
+{"op":"end","t":"B"}`,
+			intra: 1,
+		},
+		{
+			name: "no allocation after the free: another location",
+			a:    `{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b: `
+{"op":"begin","t":"B","thread":"L"}
+{"op":"write","t":"B","obj":"o","field":"p","val":null}
+{"op":"write","t":"B","obj":"o","field":"q","val":{"ref":"z"}}
+{"op":"end","t":"B"}`,
+			reported: 1,
+		},
+		{
+			// The filters hold between events of one looper only: a
+			// worker's free races with the guarded use all the same.
+			name: "cross-thread: no filter",
+			a: `{"op":"branch","t":"A","obj":"o","field":"p","cond":"nonnull","taken":true}
+{"op":"read","t":"A","obj":"o","field":"p","val":{"ref":"x"},"deref":true}`,
+			b: `
+{"op":"write","t":"T2","obj":"o","field":"p","val":null}
+{"op":"write","t":"T2","obj":"o","field":"p","val":{"ref":"z"}}`,
+			reported: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			trace := looper + `
+{"op":"begin","t":"A","thread":"L"}
+{"op":"call","t":"A","h":"Act.onResume"}
+` + tt.a + `
+{"op":"ret","t":"A","h":"Act.onResume"}
+{"op":"end","t":"A"}` + tt.b
+			for _, unfiltered := range []bool{false, true} {
+				rep := detectText(t, trace, Config{Kind: UseFree, Unfiltered: unfiltered})
+				ks := rep.Summary.Kinds[0]
+				want := KindSummary{Kind: UseFree, Found: tt.ifGuard + tt.intra + tt.reported, IfGuard: tt.ifGuard, IntraAlloc: tt.intra, Races: tt.reported}
+				if unfiltered {
+					want.IfGuard, want.IntraAlloc, want.Races = 0, 0, want.Found
+				}
+				ks.Covered, ks.InThread, ks.Groups = 0, 0, 0
+				if ks != want {
+					t.Errorf("unfiltered %v: got %+v, want %+v (races %q)", unfiltered, ks, want, raceList(rep))
+				}
+			}
+		})
+	}
+}
