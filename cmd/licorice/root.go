@@ -33,6 +33,7 @@ exact happens-before engine, AsyncClock, with a race detector of its own
 		newLearnCmd(),
 		newSpecCmd(),
 		newTemplatesCmd(),
+		newDetectCmd(),
 	)
 	return root
 }

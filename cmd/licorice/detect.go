@@ -1,0 +1,148 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/licorice-dev/licorice/detect"
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/internal/atomicfile"
+	"github.com/licorice-dev/licorice/internal/progress"
+	"github.com/licorice-dev/licorice/learn"
+	"github.com/spf13/cobra"
+)
+
+func newDetectCmd() *cobra.Command {
+	var (
+		specPath string
+		format   string
+		allow    string
+		out      string
+		window   time.Duration
+		jobs     int
+		exitCode bool
+	)
+	cmd := &cobra.Command{
+		Use:   "detect --spec SPEC TRACE|DIR...",
+		Short: "Report concurrent events that could falsify a learned precondition",
+		Long: `Detect checks new executions against the preconditions "licorice learn" found,
+and reports the pairs of concurrent events that are likely not to commute
+(thesis §5.2.2, §5.4): one event relies on a condition (REQ) that another
+makes true (GEN) or false (KILL), and no happens-before order fixes which runs
+first. A directory stands for the traces in it.
+
+Each report groups the findings of one pair of handlers on one learned
+condition, over all the traces given, and says:
+
+  - the kind: precondition violation (an event ran with the condition false),
+    REQ-KILL, GEN-REQ or GEN-KILL;
+  - the condition as learned (with its support) and over the trace's objects;
+  - the two events (ids, handlers, threads, trace lines, source locations)
+    and what each did to the condition (the values read, before and after);
+  - why they are concurrent: how each event came to be (who posted it),
+    back to a common origin or to the outside world;
+  - who requires, generates and kills the condition, and how to read it.
+
+Reports are ranked: violations first, then REQ-KILL, GEN-REQ, GEN-KILL, then
+by the condition's support and the number of findings.
+
+--allow names a file of handlers, classes and conditions known to commute
+(see docs/detection.md); what it matches is counted, not reported. Conditions
+marked "disabled" in the spec are never checked.
+
+Formats: text (for people; coloured on a terminal), json (a stable schema,
+docs/detection.md), sarif (SARIF 2.1.0, for code-scanning tools and editors).
+
+Example:
+
+  licorice record --app mytracks --runs 50 -o train/
+  licorice learn train/ -o mytracks.spec.json
+  licorice record --app mytracks --runs 1 --seed 1000 --actions 2000 -o test/
+  licorice detect --spec mytracks.spec.json test/`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if specPath == "" {
+				return usageError{errors.New("detect: --spec SPEC is required")}
+			}
+			if format != "text" && format != "json" && format != "sarif" {
+				return usageError{fmt.Errorf("detect: --format %q: want text, json or sarif", format)}
+			}
+			if window < 0 {
+				return usageError{fmt.Errorf("detect: --window %v: want 0 (exact) or a positive duration", window)}
+			}
+			if jobs < 0 {
+				return usageError{fmt.Errorf("detect: -j %d: want 0 (one per CPU) or more", jobs)}
+			}
+			paths, err := learn.TracePaths(args)
+			if err != nil {
+				return usageError{fmt.Errorf("detect: %w", err)}
+			}
+			sp, err := learn.ReadSpecFile(specPath)
+			if err != nil {
+				return err
+			}
+			opts := detect.Options{Window: window, Workers: jobs}
+			if allow != "" {
+				if opts.Allow, err = detect.ReadAllowList(allow); err != nil {
+					return err
+				}
+			}
+			bar := progress.New(cmd.ErrOrStderr(), "detect", "traces", int64(len(paths)))
+			opts.Progress = func(int) { bar.Add(1) }
+			res, err := detect.Detect(cmd.Context(), sp, paths, opts)
+			bar.Done()
+			if err != nil {
+				return err
+			}
+			write := func(w io.Writer, color bool) error {
+				switch format {
+				case "json":
+					return detect.WriteJSON(w, res, specPath)
+				case "sarif":
+					return detect.WriteSARIF(w, res, specPath)
+				}
+				return detect.WriteText(w, res, detect.TextOptions{Color: color})
+			}
+			if out == "" || out == "-" {
+				w := cmd.OutOrStdout()
+				if err := write(w, colorOK(w)); err != nil {
+					return err
+				}
+			} else {
+				f, err := atomicfile.Create(out)
+				if err != nil {
+					return err
+				}
+				defer f.Abort()
+				if err := write(f, false); err != nil {
+					return fmt.Errorf("write %s: %w", out, err)
+				}
+				if err := f.Commit(); err != nil {
+					return err
+				}
+			}
+			if exitCode && len(res.Reports) > 0 {
+				return &exitError{code: 1}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&specPath, "spec", "", "the spec file (from licorice learn)")
+	fl.StringVar(&format, "format", "text", "output format: text, json or sarif")
+	fl.StringVar(&allow, "allow", "", "a file of handlers, classes and conditions known to commute")
+	fl.StringVarP(&out, "out", "o", "", "write the report to this file instead of standard output")
+	fl.DurationVar(&window, "window", asyncclock.DefaultWindow, "AsyncClock's time window (0: the exact happens-before relation)")
+	fl.IntVarP(&jobs, "jobs", "j", 0, "traces to analyse at once (0: one per CPU)")
+	fl.BoolVar(&exitCode, "exit-code", false, "exit with status 1 if anything is reported (for CI)")
+	return cmd
+}
+
+// colorOK reports whether w is a terminal that wants colour (NO_COLOR
+// unset).
+func colorOK(w io.Writer) bool {
+	return progress.IsTerminal(w) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}

@@ -1,0 +1,180 @@
+package detect
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/learn"
+)
+
+// finding is a pair of events likely not to commute, found on one
+// condition of one trace.
+type finding struct {
+	kind Kind
+	cond int32
+	// a and b are touches of the condition, a the earlier in the trace:
+	// GEN-REQ: the GEN and the REQ; REQ-KILL: the REQ and the KILL;
+	// GEN-KILL: the earlier and the later of the two; violation: the KILL
+	// that made the condition false (-1 if none did) and the REQ.
+	a, b int32
+}
+
+// check runs the checks of thesis §5.4 on every realized condition of a
+// trace and returns what they find, condition by condition, each in trace
+// order.
+func check(cs *conds, stats *TraceStats) []finding {
+	var out []finding
+	for id, c := range cs.list {
+		// A REQ whose event never began in the second pass has no time
+		// (only a trace that changed between the passes has one).
+		c.touches = slices.DeleteFunc(c.touches, func(t touch) bool { return t.unit < 0 })
+		slices.SortStableFunc(c.touches, func(x, y touch) int { return cmp.Compare(x.pos, y.pos) })
+		classify(c, stats)
+		out = replay(out, int32(id), c)
+	}
+	return out
+}
+
+// classify marks the minor GENs and minor KILLs of c (§5.2.2). A GEN e is
+// minor if every event e' requiring c either is e or happens before e, or
+// happens after e with a KILL e* of c strictly in between (e ≺ e* ≺ e');
+// a minor KILL is the same with the roles of GEN and KILL exchanged. The
+// in-between event must be distinct from both: an event that requires c
+// and then kills it relied on the GEN before it. Minor events commute
+// with every other event as far as c is concerned.
+func classify(c *cond, stats *TraceStats) {
+	var reqs, gens, kills []int32
+	for i := range c.touches {
+		switch c.touches[i].role {
+		case req:
+			reqs = append(reqs, int32(i))
+		case gen:
+			gens = append(gens, int32(i))
+		case kill:
+			kills = append(kills, int32(i))
+		}
+	}
+	stats.Reqs += len(reqs)
+	stats.Gens += len(gens)
+	stats.Kills += len(kills)
+	for _, g := range gens {
+		if c.touches[g].minor = minor(c, g, reqs, kills); c.touches[g].minor {
+			stats.MinorGens++
+		}
+	}
+	for _, k := range kills {
+		if c.touches[k].minor = minor(c, k, reqs, gens); c.touches[k].minor {
+			stats.MinorKills++
+		}
+	}
+}
+
+// minor reports whether touch e of c is minor, given the REQ touches and
+// the touches of the opposite role.
+func minor(c *cond, e int32, reqs, opposite []int32) bool {
+	te := &c.touches[e]
+	for _, r := range reqs {
+		tr := &c.touches[r]
+		if tr.unit == te.unit || before(tr, te) {
+			continue
+		}
+		if !before(te, tr) {
+			return false // concurrent with a REQ
+		}
+		between := false
+		for _, o := range opposite {
+			to := &c.touches[o]
+			if before(te, to) && before(to, tr) {
+				between = true
+				break
+			}
+		}
+		if !between {
+			return false
+		}
+	}
+	return true
+}
+
+// reqAt is the last REQ of a chain by one spec condition: R_c^(i), kept
+// per requiring condition.
+type reqAt struct {
+	chain asyncclock.Chain
+	spec  *learn.Condition
+	touch int32
+}
+
+// replay runs the epoch checks of §5.4 over c's touches in trace order,
+// treating c as a logical variable that REQs read and non-minor GENs and
+// KILLs write, and appends what it finds to out:
+//
+//  1. a REQ on a false condition is a precondition violation (paired with
+//     the last KILL before it, if any); on a true one, if the last write
+//     M_c is a GEN that does not happen before it, a GEN-REQ pair;
+//  2. a non-minor KILL forms a REQ-KILL pair with the last REQ of every
+//     chain that does not happen before it (R_c^(i)), and a GEN-KILL pair
+//     with M_c if M_c is a GEN that does not happen before it;
+//  3. a non-minor GEN forms a GEN-KILL pair with M_c if M_c is a KILL
+//     that does not happen before it.
+//
+// The thesis infers what M_c holds from S_c (the condition's state);
+// here the role of M_c is checked instead, so that writes outside the
+// events considered (or a trace that began with the condition true)
+// cannot pair two GENs or two KILLs. R_c^(i) is not cleared by a KILL: an
+// earlier REQ concurrent with a later KILL is a pair too. And it is kept
+// per requiring spec condition, not only per chain: reports are grouped by
+// handlers and condition, and the last REQ of a chain stands for the
+// earlier ones of the same condition only (if it happens before a KILL,
+// so do they), not for those of another handler.
+func replay(out []finding, id int32, c *cond) []finding {
+	m, lastKill := int32(-1), int32(-1)
+	var last []reqAt
+	ordered := func(a, b int32) bool { // touch a is of b's event or happens before b
+		ta, tb := &c.touches[a], &c.touches[b]
+		return ta.unit == tb.unit || before(ta, tb)
+	}
+	for i := range c.touches {
+		e := int32(i)
+		t := &c.touches[i]
+		switch t.role {
+		case req:
+			switch {
+			case !t.holds:
+				out = append(out, finding{kind: Violation, cond: id, a: lastKill, b: e})
+			case m >= 0 && c.touches[m].role == gen && !ordered(m, e):
+				out = append(out, finding{kind: GenReq, cond: id, a: m, b: e})
+			}
+			ch := t.to.Chain()
+			j := slices.IndexFunc(last, func(r reqAt) bool { return r.chain == ch && r.spec == t.spec })
+			if j < 0 {
+				last = append(last, reqAt{chain: ch, spec: t.spec, touch: e})
+			} else {
+				last[j].touch = e
+			}
+		case kill:
+			lastKill = e
+			if t.minor {
+				continue
+			}
+			for _, r := range last {
+				if !ordered(r.touch, e) {
+					out = append(out, finding{kind: ReqKill, cond: id, a: r.touch, b: e})
+				}
+			}
+			if m >= 0 && c.touches[m].role == gen && !ordered(m, e) {
+				out = append(out, finding{kind: GenKill, cond: id, a: m, b: e})
+			}
+			m = e
+		case gen:
+			if t.minor {
+				continue
+			}
+			if m >= 0 && c.touches[m].role == kill && !ordered(m, e) {
+				out = append(out, finding{kind: GenKill, cond: id, a: m, b: e})
+			}
+			m = e
+		}
+	}
+	return out
+}

@@ -1,0 +1,331 @@
+package detect
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// found runs detection on the trace s builds and returns its findings as
+// "KIND A B" (event ids, the earlier first), in report order within the
+// trace.
+func found(t *testing.T, s *script, cs ...specCond) []string {
+	t.Helper()
+	tr := analyzeScript(t, s, cs...)
+	var out []string
+	for _, in := range tr.instances {
+		ids := []string{in.Kind.String()}
+		for _, e := range in.Events {
+			ids = append(ids, e.ID)
+		}
+		out = append(out, strings.Join(ids, " "))
+	}
+	return out
+}
+
+func analyzeScript(t *testing.T, s *script, cs ...specCond) *traceResult {
+	t.Helper()
+	path := s.file(t, t.TempDir(), "t.jsonl")
+	tr, err := analyze(context.Background(), makeSpec(t, cs...), path, &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func TestChecks(t *testing.T) {
+	onUpdate, onPause, onResume := "Act.onUpdateResults", "Act.onPause", "Act.onResume"
+	tests := []struct {
+		name  string
+		trace func() *script
+		spec  []specCond
+		want  []string
+	}{
+		{
+			// Thesis Fig. 5.2a: onUpdateResults requires this.p != null,
+			// onPause sets it to null, and two unrelated threads posted
+			// them.
+			name: "REQ-KILL: MyTracks, concurrent",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onUpdate, rd("p", o2)).run("E2", onPause, wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
+			name: "REQ-KILL: ordered",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").post("T1", "E1")
+				return s.run("E1", onUpdate, rd("p", o2), postE("E2")).run("E2", onPause, wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+		},
+		{
+			name: "GEN-REQ: concurrent",
+			trace: func() *script {
+				s := newScript().write("main", "p", null).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onResume, wr("p", o2)).run("E2", onUpdate, rd("p", o2))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"GEN-REQ E1 E2"},
+		},
+		{
+			name: "GEN-REQ: ordered",
+			trace: func() *script {
+				s := newScript().write("main", "p", null).worker("T1").post("T1", "E1")
+				return s.run("E1", onResume, wr("p", o2), postE("E2")).run("E2", onUpdate, rd("p", o2))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+		},
+		{
+			// A GEN whose write precedes the post of the REQ's event is
+			// ordered with the REQ, even though the two events run on
+			// different threads and overlap.
+			name: "GEN-REQ: the write precedes the post, across threads",
+			trace: func() *script {
+				s := newScript().write("main", "p", null)
+				s.op("main", "fork", `"child":"L"`).op("L", "thread_begin", `"kind":"looper"`).op("L", "attach", `"q":"L"`)
+				s.op("main", "send", `"q":"L","e":"E1"`)
+				s.op("E1", "begin", `"thread":"L"`).op("E1", "call", `"h":"Hub.load"`).write("E1", "p", o2).post("E1", "E2")
+				s.run("E2", onUpdate, rd("p", o2))
+				return s.op("E1", "ret", `"h":"Hub.load"`).op("E1", "end", "")
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+		},
+		{
+			// E1 kills p, E2 generates it, unordered; E3 requires it after
+			// both (a thread waits for both, then posts it).
+			name: "GEN-KILL",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").worker("T2").worker("T3").post("T1", "E1").post("T2", "E2")
+				s.run("E1", onPause, wr("p", null), signal("m1")).run("E2", onResume, wr("p", o3), signal("m2"))
+				s.op("T3", "wait", `"m":"m1"`).op("T3", "wait", `"m":"m2"`).post("T3", "E3")
+				return s.run("E3", onUpdate, rd("p", o3))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"GEN-KILL E1 E2"},
+		},
+		{
+			name: "violation after an ordered KILL",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").post("T1", "E1")
+				return s.run("E1", onPause, wr("p", null), postE("E2")).run("E2", onUpdate, rd("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"violation E1 E2"},
+		},
+		{
+			name: "violation after a concurrent KILL",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onPause, wr("p", null)).run("E2", onUpdate, rd("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"violation E1 E2"},
+		},
+		{
+			// Nothing ever made p non-null: no KILL to blame.
+			name: "violation alone",
+			trace: func() *script {
+				s := newScript().write("main", "p", null).worker("T1").post("T1", "E1")
+				return s.run("E1", onUpdate, rd("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"violation E1"},
+		},
+		{
+			// R_c keeps the last REQ of each chain: E1's chain is ordered
+			// before the KILL (E1 posts it), E2's is not.
+			name: "REQ-KILL per chain",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				s.run("E1", onUpdate, rd("p", o2), postE("E3")).run("E2", onUpdate, rd("p", o2))
+				return s.run("E3", onPause, wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"REQ-KILL E2 E3"},
+		},
+		{
+			// onPause requires p and kills it: no pair with itself.
+			name: "REQ and KILL in one event",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onUpdate, rd("p", o2)).run("E2", onPause, rd("p", o2), wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate), nonnullP(onPause)},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
+			// A write outside any event, by a worker thread, is a KILL of
+			// its own.
+			name: "KILL by a thread",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).post("main", "E1").worker("T1")
+				return s.run("E1", onUpdate, rd("p", o2)).write("T1", "p", null)
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"REQ-KILL E1 T1"},
+		},
+		{
+			// A GEN and a KILL within one event that leave the condition
+			// as it was are a NOP.
+			name: "NOP: killed and generated again",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onUpdate, rd("p", o2)).run("E2", "Act.onRestart", wr("p", null), wr("p", o3))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+		},
+		{
+			// Thesis Fig. 5.2b: onLayout and onPause race on
+			// resizeAllowed, but no precondition of either involves it:
+			// both program states satisfy onLayout's preconditions.
+			name: "ConnectBot: a harmless race is not reported",
+			trace: func() *script {
+				s := newScript().write("main", "manager", o2).write("main", "resizeAllowed", "true")
+				s.worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				s.run("E1", "Act.onLayout", rd("manager", o2), rd("resizeAllowed", "true"), wr("columns", "80"))
+				return s.run("E2", "Act.onPause", rd("manager", o2), wr("resizeAllowed", "false"))
+			},
+			spec: []specCond{
+				{handler: "Act.onLayout", template: "nonnull", vars: []string{"this.manager"}},
+				{handler: "Act.onPause", template: "nonnull", vars: []string{"this.manager"}},
+			},
+		},
+		{
+			name: "a condition over two data",
+			trace: func() *script {
+				s := newScript().write("main", "x", "1").write("main", "y", "5")
+				s.worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", "Act.onDraw", rd("x", "1"), rd("y", "5")).run("E2", "Act.onShrink", wr("y", "0"))
+			},
+			spec: []specCond{{handler: "Act.onDraw", template: "lt", vars: []string{"this.x", "this.y"}}},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
+			name: "a disabled condition is not checked",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onUpdate, rd("p", o2)).run("E2", onPause, wr("p", null))
+			},
+			spec: []specCond{{handler: onUpdate, template: "nonnull", vars: []string{"this.p"}, disabled: true}},
+		},
+		{
+			// Two handlers' conditions with the same template on the same
+			// location are one logical variable.
+			name: "one variable for two handlers",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				s.run("E1", "Act.onA", rd("p", o2), postE("E3"))
+				return s.run("E2", onPause, wr("p", null)).run("E3", "Act.onB", rd("p", null))
+			},
+			spec: []specCond{nonnullP("Act.onA"), nonnullP("Act.onB")},
+			want: []string{"REQ-KILL E1 E2", "violation E2 E3"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := found(t, tt.trace(), tt.spec...)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// roles describes the touches of the trace's conditions in trace order:
+// "main:GEN Ea:REQ Eb:KILL* ..." (* marks a minor GEN or KILL; main is the
+// main thread's own write that sets the scene).
+func roles(t *testing.T, s *script, cs ...specCond) string {
+	t.Helper()
+	path := s.file(t, t.TempDir(), "t.jsonl")
+	a, err := passes(context.Background(), makeSpec(t, cs...), path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i, c := range a.conds.list {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		for j, tc := range c.touches {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%s:%s", a.tk.syms.String(a.tk.units[tc.unit].task), tc.role)
+			if tc.minor {
+				b.WriteByte('*')
+			}
+		}
+	}
+	return b.String()
+}
+
+// TestMinor checks the minor GEN and minor KILL cases of thesis Fig. 5.3,
+// each clause of the definitions of §5.2.2.
+func TestMinor(t *testing.T) {
+	// The scene: p set, Ea requires it and posts Eb, which kills it; a
+	// worker posts Eg, which generates it again, concurrently with Eb. Ea
+	// was posted before the worker started, so it precedes Eg (FIFO).
+	scene := func() *script {
+		s := newScript().write("main", "p", o2).post("main", "Ea").worker("T1")
+		s.run("Ea", "Act.onA", rd("p", o2), postE("Eb"))
+		return s.post("T1", "Eg").run("Eb", "Act.onKill", wr("p", null))
+	}
+	spec := []specCond{nonnullP("Act.onA"), nonnullP("Act.onZ")}
+	tests := []struct {
+		name      string
+		trace     func() *script
+		wantRoles string
+		want      []string
+	}{
+		{
+			// Fig. 5.3a and b, first clause: every REQ (Ea) happens before
+			// Eb, Eg and Ek, so all three are minor; Eb and Eg, though
+			// concurrent, are no GEN-KILL pair. (The main thread's GEN is
+			// not minor: Ea relies on it.)
+			name: "every REQ before",
+			trace: func() *script {
+				return scene().run("Eg", "Act.onGen", wr("p", o3), postE("Ek")).run("Ek", "Act.onKill", wr("p", null))
+			},
+			wantRoles: "main:GEN Ea:REQ Eb:KILL* Eg:GEN* Ek:KILL*",
+		},
+		{
+			// A REQ after Eg with no KILL in between makes Eg (and Eb,
+			// concurrent with that REQ) non-minor: GEN-KILL.
+			name: "a REQ after the GEN",
+			trace: func() *script {
+				return scene().run("Eg", "Act.onGen", wr("p", o3), postE("Ez")).run("Ez", "Act.onZ", rd("p", o3))
+			},
+			wantRoles: "main:GEN Ea:REQ Eb:KILL Eg:GEN Ez:REQ",
+			want:      []string{"GEN-KILL Eb Eg"},
+		},
+		{
+			// Second clause: Ez requires p after Eg, but Ek kills it in
+			// between (Eg ≺ Ek ≺ Ez): Eg is a minor GEN; and Eg2
+			// generates it between Ek and Ez: Ek is a minor KILL, and so
+			// is Eb (its send precedes Ek's, so FIFO orders Eb ≺ Ek ≺ Eg2
+			// ≺ Ez). Without the second clause, Eb and Eg would be a
+			// GEN-KILL pair.
+			name: "a KILL between the GEN and the REQ",
+			trace: func() *script {
+				s := scene().run("Eg", "Act.onGen", wr("p", o3), postE("Ek")).run("Ek", "Act.onKill", wr("p", null), postE("Eg2"))
+				return s.run("Eg2", "Act.onGen", wr("p", o3), postE("Ez")).run("Ez", "Act.onZ", rd("p", o3))
+			},
+			wantRoles: "main:GEN Ea:REQ Eb:KILL* Eg:GEN* Ek:KILL* Eg2:GEN Ez:REQ",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := roles(t, tt.trace(), spec...); got != tt.wantRoles {
+				t.Errorf("roles %q, want %q", got, tt.wantRoles)
+			}
+			if got := found(t, tt.trace(), spec...); !slices.Equal(got, tt.want) {
+				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

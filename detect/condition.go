@@ -1,0 +1,161 @@
+package detect
+
+import (
+	"strings"
+
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/invariants"
+	"github.com/licorice-dev/licorice/learn"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// role is what an event does to a condition (thesis §5.2.2).
+type role uint8
+
+const (
+	req  role = iota + 1 // the event requires the condition
+	gen                  // it makes the condition true
+	kill                 // it makes the condition false
+)
+
+func (r role) String() string {
+	switch r {
+	case req:
+		return "REQ"
+	case gen:
+		return "GEN"
+	case kill:
+		return "KILL"
+	}
+	return "NOP"
+}
+
+// cond is a realized condition of one trace: a logical boolean variable
+// (thesis §5.4) identified by its template, its constants and its concrete
+// locations. Every event that realizes the same triple shares it, whatever
+// its handler and its symbolic names.
+type cond struct {
+	locs []traces.Location // in the order of the template's operands
+	// eval is the first spec condition that realized it; every spec
+	// condition of the same template and constants evaluates alike on
+	// the same locations.
+	eval    *learn.Condition
+	touches []touch
+}
+
+// touch is one event's REQ, GEN or KILL of a condition.
+//
+// A touch is placed at its own ops, not at its event's begin and end: a
+// REQ spans its event's first reads of the condition's data, a GEN or
+// KILL its event's writes to it. from is the logical time of the first
+// of those ops, to the epoch of the last; touch x happens before touch y
+// when y.from covers x.to. On one looper this is the events' order
+// (ATOMIC); across threads it is finer: a GEN whose write precedes the
+// post of the REQ's event is ordered with the REQ even if the two events
+// overlap.
+type touch struct {
+	role  role
+	minor bool // a minor GEN or minor KILL (§5.2.2)
+	holds bool // REQ: the condition held on the values the event read
+	unit  int32
+	from  asyncclock.Time
+	to    asyncclock.Epoch
+	// pos is the op number (from 1) that orders the touch among the
+	// others: a REQ's first read of the condition's data, a GEN's or
+	// KILL's last write to it. line and src are that op's. first and last
+	// are the numbers of the ops from and to are of.
+	pos         int64
+	first, last int64
+	line        int
+	src         traces.Sym
+	handler     traces.Sym
+	spec        *learn.Condition // REQ: the requiring handler's condition
+	// vals are, for a REQ, the values the event read; for a GEN or KILL,
+	// the values before the event and then the values after it.
+	vals []traces.Value
+}
+
+// before reports whether touch x happens before touch y: x's last op
+// before y's first; false for two touches of one unit. (Covers answers
+// for an op earlier in the trace than the time's: consecutive ops of a
+// task may share an epoch.)
+func before(x, y *touch) bool { return x.unit != y.unit && x.last < y.first && y.from.Covers(x.to) }
+
+// unit is an event (or, for writes outside any event, one write of a
+// thread) that touches a condition: what a report says about it.
+type unit struct {
+	task   traces.Sym
+	thread traces.Sym // the thread it ran on (for a thread's write, itself)
+	// begin and end are the lines and times of its begin and end (for a
+	// thread's write, of the write); endLine is 0 for an event still
+	// running when the trace ended.
+	beginLine, endLine int
+	beginTS, endTS     float64
+	hasTS              bool
+}
+
+// condKey identifies a realized condition.
+type condKey struct {
+	class int32 // the template and constants (conds.class)
+	n     int8
+	locs  [2]traces.Location
+}
+
+// conds is the table of a trace's realized conditions.
+type conds struct {
+	classOf map[*learn.Condition]int32
+	classes map[string]int32
+	byKey   map[condKey]int32
+	list    []*cond
+	byLoc   map[traces.Location][]int32 // the conditions over each location
+}
+
+func newConds() *conds {
+	return &conds{
+		classOf: make(map[*learn.Condition]int32),
+		classes: make(map[string]int32),
+		byKey:   make(map[condKey]int32),
+		byLoc:   make(map[traces.Location][]int32),
+	}
+}
+
+// class returns the number of c's template and constants: equal for spec
+// conditions that differ only in their handler and symbolic names.
+func (t *conds) class(c *learn.Condition) int32 {
+	if k, ok := t.classOf[c]; ok {
+		return k
+	}
+	var b strings.Builder
+	b.WriteString(c.Template)
+	for _, v := range append([]invariants.Value{c.A, c.B}, c.Set...) {
+		b.WriteByte('|')
+		b.WriteString(v.String())
+	}
+	k, ok := t.classes[b.String()]
+	if !ok {
+		k = int32(len(t.classes))
+		t.classes[b.String()] = k
+	}
+	t.classOf[c] = k
+	return k
+}
+
+// realize returns the id of the condition rc realizes, adding it if new.
+func (t *conds) realize(rc *learn.Realized) int32 {
+	key := condKey{class: t.class(rc.Cond), n: int8(len(rc.Locs))}
+	copy(key.locs[:], rc.Locs)
+	if id, ok := t.byKey[key]; ok {
+		return id
+	}
+	id := int32(len(t.list))
+	t.byKey[key] = id
+	c := &cond{locs: append([]traces.Location(nil), rc.Locs...), eval: rc.Cond}
+	t.list = append(t.list, c)
+	for i, l := range c.locs {
+		if i > 0 && l == c.locs[0] {
+			continue // x == x: index the location once
+		}
+		t.byLoc[l] = append(t.byLoc[l], id)
+	}
+	return id
+}

@@ -1,0 +1,326 @@
+package detect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/learn"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// Options configure a detection run.
+type Options struct {
+	// Allow suppresses the findings it matches (nil: none).
+	Allow *AllowList
+	// Window is AsyncClock's time window (asyncclock.Config.Window): 0
+	// computes the exact happens-before relation.
+	Window time.Duration
+	// Workers is how many traces are analysed at once (GOMAXPROCS if 0).
+	Workers int
+	// Progress, if set, is called after each trace with the number done;
+	// it may be called from several goroutines.
+	Progress func(done int)
+}
+
+// Result is what a detection run found.
+type Result struct {
+	Traces  []TraceStats // in input order
+	Reports []*Report    // ranked
+	// Disabled is the number of spec conditions disabled by the user:
+	// never realized, never checked.
+	Disabled int
+	// Allowed says what the allow-list suppressed, rule by rule (in file
+	// order; nil without an allow-list).
+	Allowed []RuleUse
+	// AllowedFindings and AllowedReports are the findings, and the
+	// reports they would have formed, that the allow-list suppressed.
+	AllowedFindings, AllowedReports int
+	// Warnings are things worth knowing about the input: a trace on which
+	// no condition of the spec was realized, a spec without conditions.
+	Warnings []string
+}
+
+// RuleUse is what one allow-list rule suppressed.
+type RuleUse struct {
+	Line     int    `json:"line"`
+	Rule     string `json:"rule"`
+	Findings int    `json:"findings"`
+	Reports  int    `json:"reports"`
+}
+
+// TraceStats are counts about one analysed trace.
+type TraceStats struct {
+	File string `json:"file"`
+	App  string `json:"app,omitempty"`
+	Run  string `json:"run,omitempty"`
+	Ops  int64  `json:"ops"`
+	// Events is the number of events sent.
+	Events int `json:"events"`
+	// Invocations are handler invocations in events (samples, in the
+	// learner's terms).
+	Invocations int64 `json:"invocations"`
+	// Conditions is the number of distinct realized conditions: logical
+	// variables (template, constants, locations).
+	Conditions int `json:"conditions"`
+	// Reqs, Gens and Kills count the REQ, GEN and KILL events of all
+	// conditions; MinorGens and MinorKills the minor ones among them.
+	Reqs       int `json:"req"`
+	Gens       int `json:"gen"`
+	Kills      int `json:"kill"`
+	MinorGens  int `json:"minor_gen"`
+	MinorKills int `json:"minor_kill"`
+	// Undecided counts realized conditions the values read could not
+	// decide (a datum of another type than the template's): not REQs.
+	Undecided int `json:"undecided"`
+	// Findings are the pairs reported; Allowed those the allow-list
+	// suppressed.
+	Findings int `json:"findings"`
+	Allowed  int `json:"allowed"`
+	// Crash is the message of the trace's error op, if it has one: the run
+	// is not a correct execution (it may show the bug).
+	Crash     string `json:"crash,omitempty"`
+	CrashLine int    `json:"crash_line,omitempty"`
+}
+
+// Detect analyses traces against a spec and reports the pairs of
+// concurrent events likely not to commute, grouped and ranked. Traces are
+// read twice (see the package doc), several at once; an invalid trace, or
+// one that contradicts the causality model, stops the run with its file
+// and line.
+func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (*Result, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("detect: no traces")
+	}
+	for _, p := range paths {
+		if p == "-" {
+			return nil, errors.New(`detect: traces must be files ("-" cannot be read twice)`)
+		}
+	}
+	results := make([]*traceResult, len(paths))
+	err := forEach(ctx, len(paths), opts.Workers, opts.Progress, func(ctx context.Context, i int) error {
+		var err error
+		results[i], err = analyze(ctx, sp, paths[i], &opts)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	for _, h := range sp.Handlers {
+		for _, c := range h.Conditions {
+			if c.Disabled {
+				res.Disabled++
+			}
+		}
+	}
+	if len(sp.Conditions()) == 0 {
+		res.Warnings = append(res.Warnings, "the spec has no enabled conditions: nothing can be found")
+	}
+	var instances []Instance
+	allowed := make([]map[groupKey]bool, 0)
+	if opts.Allow != nil {
+		for _, r := range opts.Allow.Rules {
+			res.Allowed = append(res.Allowed, RuleUse{Line: r.Line, Rule: r.Text})
+			allowed = append(allowed, map[groupKey]bool{})
+		}
+	}
+	all := map[groupKey]bool{}
+	for _, tr := range results {
+		res.Traces = append(res.Traces, tr.stats)
+		instances = append(instances, tr.instances...)
+		for _, a := range tr.allowed {
+			res.Allowed[a.rule].Findings++
+			allowed[a.rule][a.key] = true
+			all[a.key] = true
+			res.AllowedFindings++
+		}
+		if tr.stats.Conditions == 0 && len(sp.Conditions()) > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: no condition of the spec was realized (%d handler invocations): is the spec learned from this app?", tr.stats.File, tr.stats.Invocations))
+		}
+	}
+	for i := range res.Allowed {
+		res.Allowed[i].Reports = len(allowed[i])
+	}
+	res.AllowedReports = len(all)
+	res.Reports = group(instances)
+	return res, nil
+}
+
+// traceResult is what one trace gave.
+type traceResult struct {
+	stats     TraceStats
+	instances []Instance
+	allowed   []allowedFinding
+}
+
+type allowedFinding struct {
+	rule int
+	key  groupKey
+}
+
+// analyze detects on one trace and turns its findings into instances,
+// less those the allow-list suppresses.
+func analyze(ctx context.Context, sp *learn.Spec, path string, opts *Options) (*traceResult, error) {
+	a, err := passes(ctx, sp, path, opts.Window)
+	if err != nil {
+		return nil, err
+	}
+	tr := &traceResult{stats: a.stats}
+	st := &tr.stats
+	roles := map[int32]*roleCounts{}
+	for _, f := range a.findings {
+		in := a.tk.instance(f, sp.Catalog(), path, roles)
+		c := conditionOf(in.spec)
+		var hs []string
+		for _, e := range in.Events {
+			hs = append(hs, e.Handler)
+		}
+		if rule := opts.Allow.match(hs, &c); rule >= 0 {
+			tr.allowed = append(tr.allowed, allowedFinding{rule: rule, key: keyOf(&in)})
+			st.Allowed++
+			continue
+		}
+		tr.instances = append(tr.instances, in)
+		st.Findings++
+	}
+	return tr, nil
+}
+
+// analysis is one trace's realized conditions, their touches, and what
+// the checks found.
+type analysis struct {
+	stats    TraceStats
+	conds    *conds
+	tk       *tracker // nil if no condition was realized
+	findings []finding
+}
+
+// passes runs the two passes over the trace at path and the checks: the
+// first realizes the conditions and finds the REQs, the second follows
+// their data and the clocks (window is AsyncClock's), then the checks
+// run condition by condition.
+func passes(ctx context.Context, sp *learn.Spec, path string, window time.Duration) (*analysis, error) {
+	syms := traces.NewSymbols()
+	a := &analysis{stats: TraceStats{File: path}, conds: newConds()}
+	st := &a.stats
+	rl := newRealizer(sp, syms, a.conds, st)
+	err := readTrace(ctx, path, syms, func(r *traces.Reader) {
+		st.App, st.Run = r.Header().App, r.Header().Run
+	}, func(op *traces.Op, pos int64, line int) error {
+		rl.step(op, pos, line)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rl.finish()
+	st.Conditions = len(a.conds.list)
+	if len(a.conds.list) == 0 {
+		return a, nil // nothing to follow
+	}
+
+	eng := asyncclock.New(syms, asyncclock.Config{Window: window})
+	eng.SetFile(path)
+	a.tk = newTracker(syms, eng, a.conds, rl)
+	err = readTrace(ctx, path, syms, nil, func(op *traces.Op, pos int64, line int) error {
+		if err := eng.Step(op, line); err != nil {
+			return err
+		}
+		a.tk.step(op, pos, line)
+		return nil
+	})
+	if err == nil {
+		err = eng.Finish()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("detect: %w", err)
+	}
+	a.tk.finish()
+	a.findings = check(a.conds, st)
+	return a, nil
+}
+
+// readTrace streams the trace at path: header (if not nil) sees the
+// reader once opened, visit every op with its number (from 1) and line.
+func readTrace(ctx context.Context, path string, syms *traces.Symbols, header func(*traces.Reader), visit func(op *traces.Op, pos int64, line int) error) error {
+	r, err := traces.Open(path, traces.WithSymbols(syms))
+	if err != nil {
+		return fmt.Errorf("detect: %w", err)
+	}
+	defer r.Close()
+	if header != nil {
+		header(r)
+	}
+	var op traces.Op
+	for pos := int64(1); ; pos++ {
+		if pos&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		err := r.Next(&op)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("detect: %w", err)
+		}
+		if err := visit(&op, pos, r.Line()); err != nil {
+			return err
+		}
+	}
+}
+
+// forEach runs f(i) for i in [0, n) on up to workers goroutines
+// (GOMAXPROCS if 0), stopping at the first error.
+func forEach(ctx context.Context, n, workers int, progress func(int), f func(ctx context.Context, i int) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				if errs[i] = f(ctx, i); errs[i] != nil {
+					cancel()
+				}
+				mu.Lock()
+				done++
+				d := done
+				mu.Unlock()
+				if progress != nil {
+					progress(d)
+				}
+			}
+		}()
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return ctx.Err()
+}

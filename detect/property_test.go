@@ -1,0 +1,214 @@
+package detect
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/learn"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// randomScript writes a random trace over o1.p: workers and events post
+// events to main, which runs them in the order they were sent; events and
+// workers read p (with its current value) and write it (null, o2, o3);
+// events signal and workers wait. Handlers are Act.h1 ... Act.h4.
+func randomScript(rng *rand.Rand) *script {
+	s := newScript()
+	vals := []string{null, o2, o3}
+	cur := vals[rng.IntN(3)]
+	s.write("main", "p", cur)
+	workers := []string{"T1", "T2", "T3"}[:1+rng.IntN(3)]
+	for _, w := range workers {
+		s.worker(w)
+	}
+	var pending []string
+	signals := 0
+	n := 0
+	newEvent := func() string {
+		n++
+		e := fmt.Sprintf("E%d", n)
+		pending = append(pending, e)
+		return e
+	}
+	for step := 0; step < 12+rng.IntN(12); step++ {
+		w := workers[rng.IntN(len(workers))]
+		switch r := rng.IntN(10); {
+		case r < 3 || len(pending) == 0:
+			s.post(w, newEvent())
+		case r == 3:
+			cur = vals[rng.IntN(3)]
+			s.write(w, "p", cur)
+		case r == 4 && signals > 0:
+			s.op(w, "wait", fmt.Sprintf(`"m":"m%d"`, 1+rng.IntN(signals)))
+		default:
+			e := pending[0]
+			pending = pending[1:]
+			h := fmt.Sprintf("Act.h%d", 1+rng.IntN(4))
+			var body []func(*script, string)
+			for range 1 + rng.IntN(3) {
+				switch rng.IntN(4) {
+				case 0:
+					body = append(body, rd("p", cur))
+				case 1:
+					cur = vals[rng.IntN(3)]
+					body = append(body, wr("p", cur))
+				case 2:
+					body = append(body, postE(newEvent()))
+				case 3:
+					signals++
+					body = append(body, signal(fmt.Sprintf("m%d", signals)))
+				}
+			}
+			s.run(e, h, body...)
+		}
+	}
+	return s
+}
+
+// randomSpec: h1 and h2 require p != null (one variable), h3 requires
+// p == null, h4 nothing.
+func randomSpec(t *testing.T) *learn.Spec {
+	return makeSpec(t, nonnullP("Act.h1"), nonnullP("Act.h2"),
+		specCond{handler: "Act.h3", template: "null", vars: []string{"this.p"}})
+}
+
+// TestAgainstReference checks detection on random traces against slow,
+// obvious versions of its clever parts: happens-before between touches
+// from the reference engine (an explicit graph) instead of the clocks
+// kept at their ops; minor GENs and KILLs by the words of §5.2.2; and
+// REQ-KILL pairs over all REQs before a KILL instead of the last of each
+// chain and condition.
+func TestAgainstReference(t *testing.T) {
+	n := 400
+	if testing.Short() {
+		n = 60
+	}
+	sp := randomSpec(t)
+	dir := t.TempDir()
+	for seed := range n {
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		path := randomScript(rng).file(t, dir, fmt.Sprintf("r%d.jsonl", seed))
+		a, err := passes(context.Background(), sp, path, 0)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if a.tk == nil {
+			continue
+		}
+		g := referenceGraph(t, path, a.tk.syms)
+		if err := compare(a, g); err != nil {
+			data, _ := os.ReadFile(path)
+			t.Fatalf("seed %d: %v\n%s", seed, err, data)
+		}
+	}
+}
+
+func referenceGraph(t *testing.T, path string, syms *traces.Symbols) *asyncclock.Graph {
+	t.Helper()
+	r, err := traces.Open(path, traces.WithSymbols(syms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var ops []traces.Op
+	var lines []int
+	for {
+		var op traces.Op
+		if err := r.Next(&op); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		ops, lines = append(ops, op), append(lines, r.Line())
+	}
+	g, err := asyncclock.NewGraph(context.Background(), syms, ops, lines, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// compare checks a's touches and findings against the reference graph.
+func compare(a *analysis, g *asyncclock.Graph) error {
+	type pair struct{ kind, x, y string }
+	var want, got []pair
+	for id, c := range a.conds.list {
+		ts := c.touches
+		// x happens before y: the last op of x before the first of y.
+		ref := func(x, y *touch) bool {
+			return x.unit != y.unit && g.Before(asyncclock.Node(x.last-1), asyncclock.Node(y.first-1))
+		}
+		for i := range ts {
+			for j := range ts {
+				if x, y := &ts[i], &ts[j]; before(x, y) != ref(x, y) {
+					return fmt.Errorf("touches at ops %d and %d: clocks say ordered=%v, the reference %v", x.pos, y.pos, before(x, y), ref(x, y))
+				}
+			}
+		}
+		for i := range ts {
+			e := &ts[i]
+			if e.role == req {
+				continue
+			}
+			opposite := kill
+			if e.role == kill {
+				opposite = gen
+			}
+			isMinor := true
+			for j := range ts {
+				r := &ts[j]
+				if r.role != req || r.unit == e.unit || ref(r, e) {
+					continue
+				}
+				between := false
+				for k := range ts {
+					if o := &ts[k]; o.role == opposite && ref(e, o) && ref(o, r) {
+						between = true
+					}
+				}
+				if !ref(e, r) || !between {
+					isMinor = false
+				}
+			}
+			if e.minor != isMinor {
+				return fmt.Errorf("condition %d: touch at op %d: minor %v, by definition %v", id, e.pos, e.minor, isMinor)
+			}
+		}
+		name := func(x *touch) string { return a.tk.syms.String(x.handler) }
+		for i := range ts {
+			k := &ts[i]
+			if k.role != kill || k.minor {
+				continue
+			}
+			for j := range ts[:i] {
+				if r := &ts[j]; r.role == req && r.unit != k.unit && !ref(r, k) {
+					want = append(want, pair{"REQ-KILL", r.spec.Text(), name(k)})
+				}
+			}
+		}
+		for _, f := range a.findings {
+			if f.cond == int32(id) && f.kind == ReqKill {
+				got = append(got, pair{"REQ-KILL", ts[f.a].spec.Text(), name(&ts[f.b])})
+			}
+		}
+	}
+	norm := func(ps []pair) string {
+		var ss []string
+		for _, p := range ps {
+			ss = append(ss, p.kind+" "+p.x+" / "+p.y)
+		}
+		slices.Sort(ss)
+		return strings.Join(slices.Compact(ss), "\n")
+	}
+	if w, g := norm(want), norm(got); w != g {
+		return fmt.Errorf("REQ-KILL groups:\n%s\nwant:\n%s", g, w)
+	}
+	return nil
+}

@@ -1,0 +1,166 @@
+package detect
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/licorice-dev/licorice/learn"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// realizer is the first pass over a trace: it names every handler
+// invocation's live-in data with learn's Sampler, binds the spec's
+// conditions to them (P[e], thesis §5.2.1) and records each event's REQ
+// touches. Which locations matter for GEN and KILL is only known once
+// every REQ is, hence the second pass (tracker).
+type realizer struct {
+	syms    *traces.Symbols
+	sampler *learn.Sampler
+	rz      *learn.Realizer
+	conds   *conds
+	stats   *TraceStats
+	// reads holds, per running event, its first read of each location:
+	// where its REQs are placed among the other touches.
+	reads map[traces.Sym]map[traces.Location]opAt
+	spare []map[traces.Location]opAt
+	// begins is where each running event began, for REQs of conditions
+	// over data the event did not read itself (extra fields).
+	begins map[traces.Sym]opAt
+	// reqs are the REQ touches of each event, which the second pass gives
+	// their unit when the event ends.
+	reqs map[traces.Sym][]touchRef
+	// marks are the ops that span the REQ touches, which the second pass
+	// gives their logical times; sorted by finish.
+	marks []mark
+	buf   []learn.Realized
+}
+
+// mark is an op at which a REQ touch takes its from time or its to
+// epoch.
+type mark struct {
+	pos int64
+	ref touchRef
+	to  bool
+}
+
+// opAt is where an op is: its number, line and source location.
+type opAt struct {
+	pos  int64
+	line int
+	src  traces.Sym
+}
+
+// touchRef is a touch of a condition.
+type touchRef struct{ cond, touch int32 }
+
+func newRealizer(sp *learn.Spec, syms *traces.Symbols, cs *conds, stats *TraceStats) *realizer {
+	return &realizer{
+		syms:    syms,
+		sampler: learn.NewSampler(syms),
+		rz:      learn.NewRealizer(sp, syms),
+		conds:   cs,
+		stats:   stats,
+		reads:   make(map[traces.Sym]map[traces.Location]opAt),
+		begins:  make(map[traces.Sym]opAt),
+		reqs:    make(map[traces.Sym][]touchRef),
+	}
+}
+
+// finish ends the pass: it sorts the marks for the second.
+func (r *realizer) finish() {
+	slices.SortFunc(r.marks, func(a, b mark) int { return cmp.Compare(a.pos, b.pos) })
+}
+
+// step feeds op, the pos-th op of the trace, at line.
+func (r *realizer) step(op *traces.Op, pos int64, line int) {
+	at := opAt{pos: pos, line: line, src: op.Src}
+	r.stats.Ops++
+	switch op.Kind {
+	case traces.Send:
+		r.stats.Events++
+	case traces.Begin:
+		m := r.newReads()
+		r.reads[op.Task] = m
+		r.begins[op.Task] = at
+	case traces.End:
+		if m := r.reads[op.Task]; m != nil {
+			clear(m)
+			r.spare = append(r.spare, m)
+			delete(r.reads, op.Task)
+		}
+		delete(r.begins, op.Task)
+	case traces.Read:
+		if m := r.reads[op.Task]; m != nil {
+			if _, seen := m[op.Loc]; !seen {
+				m[op.Loc] = at
+			}
+		}
+	case traces.Error:
+		if r.stats.Crash == "" {
+			r.stats.Crash = r.syms.String(op.Name)
+			r.stats.CrashLine = line
+		}
+	}
+	inv := r.sampler.Step(op)
+	if inv == nil || !inv.Event {
+		return
+	}
+	r.stats.Invocations++
+	r.buf = r.rz.Realize(inv, r.buf[:0])
+	for i := range r.buf {
+		r.require(inv, &r.buf[i])
+	}
+}
+
+func (r *realizer) newReads() map[traces.Location]opAt {
+	if n := len(r.spare); n > 0 {
+		m := r.spare[n-1]
+		r.spare = r.spare[:n-1]
+		return m
+	}
+	return make(map[traces.Location]opAt)
+}
+
+// require records that inv's event requires rc.
+func (r *realizer) require(inv *learn.Invocation, rc *learn.Realized) {
+	id := r.conds.realize(rc)
+	for _, ref := range r.reqs[inv.Task] {
+		if ref.cond == id {
+			return // an earlier invocation of the event required it already
+		}
+	}
+	holds, ok := rc.Cond.EvalTrace(rc.Vals, r.syms)
+	if !ok {
+		r.stats.Undecided++
+		return
+	}
+	// The REQ spans the event's first reads of the condition's data; a
+	// condition over data the event did not read (extra fields) is
+	// required from its begin.
+	at, last, found := opAt{}, int64(0), false
+	reads := r.reads[inv.Task]
+	for _, l := range rc.Locs {
+		a, ok := reads[l]
+		if !ok {
+			continue
+		}
+		if !found || a.pos < at.pos {
+			at = a
+		}
+		last, found = max(last, a.pos), true
+	}
+	if !found {
+		at = r.begins[inv.Task]
+		at.src = traces.NoSym
+		last = at.pos
+	}
+	c := r.conds.list[id]
+	ref := touchRef{cond: id, touch: int32(len(c.touches))}
+	r.reqs[inv.Task] = append(r.reqs[inv.Task], ref)
+	r.marks = append(r.marks, mark{pos: at.pos, ref: ref}, mark{pos: last, ref: ref, to: true})
+	c.touches = append(c.touches, touch{
+		role: req, holds: holds, unit: -1,
+		pos: at.pos, first: at.pos, last: last, line: at.line, src: at.src,
+		handler: inv.Handler, spec: rc.Cond, vals: rc.Vals,
+	})
+}

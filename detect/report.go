@@ -1,0 +1,316 @@
+package detect
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/licorice-dev/licorice/learn"
+)
+
+// Kind is the kind of a likely non-commutative pair of events (thesis
+// §5.4), in order of severity.
+type Kind uint8
+
+const (
+	// Violation: an event ran while a precondition it requires was false.
+	Violation Kind = iota + 1
+	// ReqKill: an event that requires a condition and one that kills it,
+	// unordered.
+	ReqKill
+	// GenReq: an event that generates a condition and one that requires
+	// it, unordered.
+	GenReq
+	// GenKill: an event that generates a condition and one that kills it,
+	// unordered.
+	GenKill
+)
+
+var kindNames = [...]string{Violation: "violation", ReqKill: "REQ-KILL", GenReq: "GEN-REQ", GenKill: "GEN-KILL"}
+
+func (k Kind) String() string {
+	if k >= Violation && k <= GenKill {
+		return kindNames[k]
+	}
+	return "invalid"
+}
+
+// MarshalText spells the kind as in reports: "violation", "REQ-KILL",
+// "GEN-REQ", "GEN-KILL".
+func (k Kind) MarshalText() ([]byte, error) {
+	if k < Violation || k > GenKill {
+		return nil, fmt.Errorf("invalid kind %d", k)
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText reads a kind as MarshalText spells it.
+func (k *Kind) UnmarshalText(b []byte) error {
+	for i := Violation; i <= GenKill; i++ {
+		if kindNames[i] == string(b) {
+			*k = i
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown kind %q", b)
+}
+
+// Report is one group of findings: every pair of events, in every trace
+// analysed, between the same two handlers on the same symbolic condition.
+// docs/detection.md documents its JSON form.
+type Report struct {
+	ID          int    `json:"id"`          // its rank, from 1
+	Fingerprint string `json:"fingerprint"` // stable across runs: a hash of the handlers and the condition
+	Kind        Kind   `json:"kind"`        // the most severe kind among its findings
+	// Handlers are the two handlers, sorted (one for a violation that no
+	// event explains, or when both events run the same handler).
+	Handlers  []string    `json:"handlers"`
+	Condition Condition   `json:"condition"`
+	Findings  int         `json:"findings"` // pairs of events, over all traces
+	Kinds     []KindCount `json:"kinds"`    // findings by kind, most severe first
+	Traces    []string    `json:"traces"`   // the traces with a finding, in input order
+	Example   Instance    `json:"example"`  // the first finding of the most severe kind
+	HowToRead string      `json:"how_to_read"`
+}
+
+// KindCount is how many findings of a report are of a kind.
+type KindCount struct {
+	Kind     Kind `json:"kind"`
+	Findings int  `json:"findings"`
+}
+
+// Condition is a learned precondition, as the spec states it.
+type Condition struct {
+	Text       string   `json:"text"`    // "TrackDetailActivity.onUpdateResults: this.dataHub != null"
+	Handler    string   `json:"handler"` // the handler that requires it
+	Body       string   `json:"body"`    // "this.dataHub != null"
+	Template   string   `json:"template"`
+	Vars       []string `json:"vars"`
+	Support    int64    `json:"support"`    // samples it was learned from
+	Confidence float64  `json:"confidence"` // 1 - the chance it held by accident
+}
+
+// Instance is one finding: a pair of events of one trace.
+type Instance struct {
+	Trace string `json:"trace"`
+	Kind  Kind   `json:"kind"`
+	// Concrete is the condition over the trace's locations:
+	// "o1.dataHub != null".
+	Concrete  string     `json:"concrete"`
+	Locations []Location `json:"locations"`
+	// Events are the two events, the earlier in the trace first (one for
+	// a violation that no KILL explains).
+	Events []Event `json:"events"`
+	// Concurrent says why the two events are concurrent; nil if they are
+	// ordered (a violation whose KILL happens before its REQ) or alone.
+	Concurrent *Why `json:"why_concurrent,omitempty"`
+	// Requires, Generates and Kills are the handlers of the trace's events
+	// that require, generate and kill the concrete condition.
+	Requires  []HandlerCount `json:"requires"`
+	Generates []HandlerCount `json:"generates"`
+	Kills     []HandlerCount `json:"kills"`
+
+	spec *learn.Condition
+}
+
+// Location is a concrete heap location: an object's field or a class's
+// static field.
+type Location struct {
+	Object string `json:"obj,omitempty"`
+	Class  string `json:"class,omitempty"`
+	Field  string `json:"field"`
+}
+
+func (l Location) String() string {
+	base := l.Object
+	if l.Class != "" {
+		base = l.Class
+	}
+	if strings.HasPrefix(l.Field, "[") {
+		return base + l.Field
+	}
+	return base + "." + l.Field
+}
+
+// HandlerCount is a handler and how many events of a trace ran it in a
+// role.
+type HandlerCount struct {
+	Handler string `json:"handler"`
+	Events  int    `json:"events"`
+}
+
+// Event is one event of a finding and what it does to the condition.
+type Event struct {
+	Role    string `json:"role"` // "REQ", "GEN" or "KILL"
+	Minor   bool   `json:"minor,omitempty"`
+	ID      string `json:"id"`     // the event, or the thread for a write outside events
+	Thread  string `json:"thread"` // the thread it ran on
+	Handler string `json:"handler"`
+	Begin   Point  `json:"begin"`
+	End     *Point `json:"end,omitempty"` // nil if it was still running when the trace ended
+	// At is the op that places the touch: a REQ's first read of the
+	// condition's data, a GEN's or KILL's last write to it.
+	At Point `json:"at"`
+	// Holds says, for a REQ, whether the condition held on the values it
+	// read.
+	Holds *bool `json:"holds,omitempty"`
+	// Values are a REQ's values read; Before and After a GEN's or KILL's
+	// values of the condition's data around it; each in the order of
+	// Locations.
+	Values []string `json:"values,omitempty"`
+	Before []string `json:"before,omitempty"`
+	After  []string `json:"after,omitempty"`
+}
+
+// Point is an op of the trace.
+type Point struct {
+	Line int      `json:"line"`
+	TS   *float64 `json:"ts,omitempty"`  // its wall-clock time in ms, if the trace has it
+	Src  string   `json:"src,omitempty"` // its source location, if the trace has it
+}
+
+// groupKey identifies a report.
+type groupKey struct {
+	handlers string // sorted, joined by " "
+	cond     string // the symbolic condition's text
+}
+
+func keyOf(in *Instance) groupKey {
+	return groupKey{handlers: strings.Join(instanceHandlers(in), " "), cond: in.spec.Text()}
+}
+
+// instanceHandlers returns the distinct handlers of an instance's events,
+// sorted.
+func instanceHandlers(in *Instance) []string {
+	var hs []string
+	for _, e := range in.Events {
+		hs = append(hs, e.Handler)
+	}
+	slices.Sort(hs)
+	return slices.Compact(hs)
+}
+
+// group merges the instances of all traces, in input order, into ranked
+// reports.
+func group(instances []Instance) []*Report {
+	byKey := make(map[groupKey]*Report)
+	var out []*Report
+	for i := range instances {
+		in := &instances[i]
+		k := keyOf(in)
+		r := byKey[k]
+		if r == nil {
+			r = &Report{Handlers: instanceHandlers(in), Condition: conditionOf(in.spec), Kind: in.Kind, Example: *in}
+			sum := sha256.Sum256([]byte(k.handlers + "\x00" + k.cond))
+			r.Fingerprint = hex.EncodeToString(sum[:8])
+			byKey[k] = r
+			out = append(out, r)
+		}
+		r.Findings++
+		if in.Kind < r.Kind {
+			r.Kind, r.Example = in.Kind, *in
+		}
+		j := slices.IndexFunc(r.Kinds, func(kc KindCount) bool { return kc.Kind == in.Kind })
+		if j < 0 {
+			r.Kinds = append(r.Kinds, KindCount{Kind: in.Kind})
+			j = len(r.Kinds) - 1
+		}
+		r.Kinds[j].Findings++
+		if len(r.Traces) == 0 || r.Traces[len(r.Traces)-1] != in.Trace {
+			r.Traces = append(r.Traces, in.Trace)
+		}
+	}
+	for _, r := range out {
+		slices.SortFunc(r.Kinds, func(a, b KindCount) int { return cmp.Compare(a.Kind, b.Kind) })
+		r.HowToRead = howToRead(r)
+	}
+	rank(out)
+	return out
+}
+
+// rank orders reports: precondition violations first, then by kind
+// (REQ-KILL, GEN-REQ, GEN-KILL), then by the condition's support (a
+// condition learned from more samples is more likely a real
+// precondition), then by the number of findings, then by handlers and
+// condition; and numbers them.
+func rank(rs []*Report) {
+	slices.SortStableFunc(rs, func(a, b *Report) int {
+		return cmp.Or(
+			cmp.Compare(a.Kind, b.Kind),
+			cmp.Compare(b.Condition.Support, a.Condition.Support),
+			cmp.Compare(b.Findings, a.Findings),
+			strings.Compare(strings.Join(a.Handlers, " "), strings.Join(b.Handlers, " ")),
+			strings.Compare(a.Condition.Text, b.Condition.Text),
+		)
+	})
+	for i, r := range rs {
+		r.ID = i + 1
+	}
+}
+
+func conditionOf(c *learn.Condition) Condition {
+	return Condition{
+		Text: c.Text(), Handler: c.Handler, Body: c.Body(), Template: c.Template,
+		Vars: c.Vars, Support: c.Support, Confidence: c.Confidence,
+	}
+}
+
+// short drops a handler's class: "onPause" for
+// "TrackDetailActivity.onPause".
+func short(handler string) string {
+	if i := strings.LastIndexByte(handler, '.'); i >= 0 && i < len(handler)-1 {
+		return handler[i+1:]
+	}
+	return handler
+}
+
+// howToRead says in a few sentences what a report means and what to do.
+func howToRead(r *Report) string {
+	ex := &r.Example
+	body := r.Condition.Body
+	name := func(e Event) string {
+		if e.Handler == "" {
+			return e.ID
+		}
+		return fmt.Sprintf("%s (%s)", short(e.Handler), e.ID)
+	}
+	switch ex.Kind {
+	case Violation:
+		rq := ex.Events[len(ex.Events)-1]
+		s := fmt.Sprintf("%s ran while %s was false, although %s relied on it in every training run. "+
+			"Either this run hit the bug the condition guards against, or it is not a real precondition "+
+			`(then mark it "disabled": true in the spec).`, name(rq), body, short(r.Condition.Handler))
+		if len(ex.Events) == 2 {
+			k := ex.Events[0]
+			if ex.Concurrent != nil {
+				s += fmt.Sprintf(" %s made it false, and nothing orders the two events.", name(k))
+			} else {
+				s += fmt.Sprintf(" %s made it false before.", name(k))
+			}
+		}
+		return s
+	case ReqKill:
+		rq, k := ex.Events[0], ex.Events[1]
+		return fmt.Sprintf("%s relies on %s and %s makes it false. Here %s ran first, but nothing orders the two "+
+			"events: had %s run first, %s would have run with %s false. Order them, or make %s cope with it.",
+			short(rq.Handler), body, short(k.Handler), name(rq), name(k), short(rq.Handler), body, short(rq.Handler))
+	case GenReq:
+		g, rq := ex.Events[0], ex.Events[1]
+		return fmt.Sprintf("%s relies on %s, which %s made true. Here %s ran first, but nothing orders the two "+
+			"events: had %s run first, it would have found %s false. Order them, or make %s cope with it.",
+			short(rq.Handler), body, short(g.Handler), name(g), name(rq), body, short(rq.Handler))
+	case GenKill:
+		a, b := ex.Events[0], ex.Events[1]
+		g, k := a, b
+		if a.Role == "KILL" {
+			g, k = b, a
+		}
+		return fmt.Sprintf("%s makes %s true and %s makes it false, and nothing orders them: whichever runs last "+
+			"decides whether %s finds it true when it runs next. Here %s ran first.",
+			short(g.Handler), body, short(k.Handler), short(r.Condition.Handler), name(a))
+	}
+	return ""
+}

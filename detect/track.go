@@ -1,0 +1,281 @@
+package detect
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// tracker is the second pass over a trace: with the realized conditions
+// known, it follows the values of their locations (a shadow heap of the
+// last value read or written), finds the events that GENERATE or KILL
+// them, and gives every touching event its logical time from AsyncClock.
+//
+// An event's effect on a condition is its own: the values before it are
+// those of the condition's locations just before its first write to one
+// of them, the values after it are those with the event's own last
+// writes applied. Writes of other tasks that run meanwhile (threads,
+// binder events) are theirs, not the event's. A write outside any event
+// (a thread's own code) is a unit of its own.
+type tracker struct {
+	syms  *traces.Symbols
+	eng   *asyncclock.Engine
+	conds *conds
+	reqs  map[traces.Sym][]touchRef // from the first pass
+	marks []mark                    // from the first pass
+	next  int                       // the next mark
+
+	heap   map[traces.Location]traces.Value // the conditions' locations only
+	stacks map[traces.Sym][]traces.Sym      // the handlers each task is in
+	events map[traces.Sym]*eventInfo
+	forks  map[traces.Sym]opBy  // thread -> who forked it
+	begins map[traces.Sym]began // running events
+	open   map[traces.Sym][]openTouch
+	units  []unit
+}
+
+// eventInfo is what explanations say about an event: who sent it, how,
+// where it ran.
+type eventInfo struct {
+	send     opBy // Task NoSym: sent from outside the program
+	external bool
+	kind     traces.SendKind
+	time     int64 // delay or at
+	queue    traces.Sym
+	thread   traces.Sym
+	handler  traces.Sym // the first handler it called
+	running  bool
+
+	beginLine int
+	beginTS   float64
+	hasTS     bool
+}
+
+// began is where a running event began.
+type began struct {
+	pos int64
+}
+
+// opBy is an op of a task: who did it, in which handler, and where.
+type opBy struct {
+	task    traces.Sym
+	handler traces.Sym
+	line    int
+	src     traces.Sym
+}
+
+// openTouch is an event's effect on a condition while the event runs.
+type openTouch struct {
+	cond    int32
+	vals    []traces.Value // before, then after
+	from    asyncclock.Time
+	to      asyncclock.Epoch
+	first   int64 // the first write
+	at      opAt  // the last write
+	handler traces.Sym
+}
+
+func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *realizer) *tracker {
+	return &tracker{
+		syms: syms, eng: eng, conds: cs, reqs: rl.reqs, marks: rl.marks,
+		heap:   make(map[traces.Location]traces.Value),
+		stacks: make(map[traces.Sym][]traces.Sym),
+		events: make(map[traces.Sym]*eventInfo),
+		forks:  make(map[traces.Sym]opBy),
+		begins: make(map[traces.Sym]began),
+		open:   make(map[traces.Sym][]openTouch),
+	}
+}
+
+// step feeds op, the pos-th op of the trace at line, after the engine
+// stepped it.
+func (t *tracker) step(op *traces.Op, pos int64, line int) {
+	for ; t.next < len(t.marks) && t.marks[t.next].pos == pos; t.next++ {
+		m := t.marks[t.next]
+		tc := &t.conds.list[m.ref.cond].touches[m.ref.touch]
+		if m.to {
+			tc.to = t.eng.Epoch()
+		} else {
+			tc.from = t.eng.Time()
+		}
+	}
+	switch op.Kind {
+	case traces.Send:
+		ev := &eventInfo{external: op.External, kind: op.SendKind, time: op.Time, queue: op.Queue,
+			send: opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}}
+		if op.External {
+			ev.send = opBy{line: line, src: op.Src}
+		}
+		t.events[op.Event] = ev
+	case traces.Fork:
+		t.forks[op.Thread] = opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}
+	case traces.Begin:
+		if ev := t.events[op.Task]; ev != nil {
+			ev.thread, ev.running = op.Thread, true
+			ev.beginLine, ev.beginTS, ev.hasTS = line, op.TS, op.HasTS
+		}
+		t.begins[op.Task] = began{pos: pos}
+	case traces.Call:
+		t.stacks[op.Task] = append(t.stacks[op.Task], op.Name)
+		if ev := t.events[op.Task]; ev != nil && ev.running && ev.handler == traces.NoSym {
+			ev.handler = op.Name
+		}
+	case traces.Ret:
+		if s := t.stacks[op.Task]; len(s) > 0 {
+			t.stacks[op.Task] = s[:len(s)-1]
+		}
+	case traces.Read:
+		if _, ok := t.conds.byLoc[op.Loc]; ok && !op.Val.IsAbsent() {
+			t.heap[op.Loc] = op.Val
+		}
+	case traces.Write:
+		t.write(op, opAt{pos: pos, line: line, src: op.Src})
+	case traces.End:
+		t.end(op.Task, line, op.TS, op.HasTS)
+	}
+}
+
+// handler returns the handler task is in, or NoSym.
+func (t *tracker) handler(task traces.Sym) traces.Sym {
+	if s := t.stacks[task]; len(s) > 0 {
+		return s[len(s)-1]
+	}
+	if ev := t.events[task]; ev != nil {
+		return ev.handler
+	}
+	return traces.NoSym
+}
+
+func (t *tracker) write(op *traces.Op, at opAt) {
+	ids := t.conds.byLoc[op.Loc]
+	if len(ids) == 0 || op.Val.IsAbsent() {
+		return // no condition's datum, or a write of unknown effect
+	}
+	ev := t.events[op.Task]
+	inEvent := ev != nil && ev.running
+	h := t.handler(op.Task)
+	var own []openTouch // a thread's write is a unit of its own
+	for _, id := range ids {
+		var ot *openTouch
+		if inEvent {
+			opens := t.open[op.Task]
+			for i := range opens {
+				if opens[i].cond == id {
+					ot = &opens[i]
+					break
+				}
+			}
+		}
+		if ot == nil {
+			c := t.conds.list[id]
+			n := len(c.locs)
+			vals := make([]traces.Value, 2*n)
+			for i, l := range c.locs {
+				vals[i] = t.heap[l]
+				vals[n+i] = vals[i]
+			}
+			o := openTouch{cond: id, vals: vals, from: t.eng.Time(), first: at.pos}
+			if inEvent {
+				t.open[op.Task] = append(t.open[op.Task], o)
+				opens := t.open[op.Task]
+				ot = &opens[len(opens)-1]
+			} else {
+				own = append(own, o)
+				ot = &own[len(own)-1]
+			}
+		}
+		c := t.conds.list[id]
+		n := len(c.locs)
+		for i, l := range c.locs {
+			if l == op.Loc {
+				ot.vals[n+i] = op.Val
+			}
+		}
+		ot.at, ot.handler, ot.to = at, h, t.eng.Epoch()
+	}
+	t.heap[op.Loc] = op.Val
+	if len(own) == 0 {
+		return
+	}
+	u := unit{task: op.Task, thread: op.Task, beginLine: at.line, endLine: at.line, beginTS: op.TS, endTS: op.TS, hasTS: op.HasTS}
+	t.close(own, func() int32 { return t.addUnit(u) })
+}
+
+func (t *tracker) addUnit(u unit) int32 {
+	t.units = append(t.units, u)
+	return int32(len(t.units) - 1)
+}
+
+// end finishes event task: its REQs get their unit, its effects become
+// GEN or KILL touches. line is 0 for an event still running at the end
+// of the trace.
+func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
+	ev := t.events[task]
+	_, ok := t.begins[task]
+	delete(t.begins, task)
+	if ev == nil || !ok {
+		return
+	}
+	ev.running = false
+	refs, opens := t.reqs[task], t.open[task]
+	delete(t.reqs, task)
+	delete(t.open, task)
+	if len(refs) == 0 && len(opens) == 0 {
+		return
+	}
+	ui := int32(-1)
+	mk := func() int32 {
+		if ui < 0 {
+			ui = t.addUnit(unit{task: task, thread: ev.thread,
+				beginLine: ev.beginLine, beginTS: ev.beginTS, endLine: line, endTS: ts, hasTS: ev.hasTS && hasTS})
+		}
+		return ui
+	}
+	for _, r := range refs {
+		t.conds.list[r.cond].touches[r.touch].unit = mk()
+	}
+	t.close(opens, mk)
+}
+
+// close turns effects into GEN and KILL touches; a NOP leaves nothing.
+func (t *tracker) close(opens []openTouch, unitOf func() int32) {
+	for _, ot := range opens {
+		c := t.conds.list[ot.cond]
+		n := len(c.locs)
+		before := t.holds(c, ot.vals[:n])
+		after := t.holds(c, ot.vals[n:])
+		var r role
+		switch {
+		case !before && after:
+			r = gen
+		case before && !after:
+			r = kill
+		default:
+			continue
+		}
+		c.touches = append(c.touches, touch{role: r, unit: unitOf(), from: ot.from, to: ot.to,
+			pos: ot.at.pos, first: ot.first, last: ot.at.pos, line: ot.at.line, src: ot.at.src, handler: ot.handler, vals: ot.vals})
+	}
+}
+
+// holds evaluates c on vals; a condition that cannot be decided (a datum
+// without a value yet) does not hold.
+func (t *tracker) holds(c *cond, vals []traces.Value) bool {
+	h, ok := c.eval.EvalTrace(vals, t.syms)
+	return h && ok
+}
+
+// finish ends the events still running when the trace ends, in the order
+// they began.
+func (t *tracker) finish() {
+	tasks := make([]traces.Sym, 0, len(t.begins))
+	for task := range t.begins {
+		tasks = append(tasks, task)
+	}
+	slices.SortFunc(tasks, func(a, b traces.Sym) int { return cmp.Compare(t.begins[a].pos, t.begins[b].pos) })
+	for _, task := range tasks {
+		t.end(task, 0, 0, false)
+	}
+}
