@@ -17,6 +17,8 @@ import (
 // worker threads and events the test adds, in the order it adds them.
 type script struct {
 	lines []string
+	// rich adds a "ts" to every op and a "src" to every heap access.
+	rich bool
 }
 
 // newScript starts a trace with the main looper and an activity object
@@ -37,6 +39,12 @@ func (s *script) op(t, kind, fields string) *script {
 	line := fmt.Sprintf(`{"op":%q,"t":%q`, kind, t)
 	if fields != "" {
 		line += "," + fields
+	}
+	if s.rich {
+		line += fmt.Sprintf(`,"ts":%d.5`, 10*len(s.lines))
+		if kind == "read" || kind == "write" {
+			line += fmt.Sprintf(`,"src":"Act.java:%d"`, 100+len(s.lines))
+		}
 	}
 	s.raw(line + "}")
 	return s

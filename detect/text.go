@@ -226,7 +226,7 @@ func handlerCounts(hc []HandlerCount) string {
 	for _, h := range hc {
 		name := h.Handler
 		if name == "" {
-			name = "(no handler)"
+			name = "outside handlers"
 		}
 		parts = append(parts, fmt.Sprintf("%s (%d)", name, h.Events))
 	}

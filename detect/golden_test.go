@@ -1,0 +1,149 @@
+package detect
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/licorice-dev/licorice/learn"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// goldenScript is a small app with one finding of every kind:
+//
+//   - onUpdateResults (E1) requires p != null, onPause (E2) kills it,
+//     unordered: REQ-KILL;
+//   - onShow (E3) then runs with p null: a violation;
+//   - onLoad (E5) makes n >= 1 true, refresh (E6) requires it, unordered:
+//     GEN-REQ;
+//   - onClose (E7) kills q != null and onOpen (E8) generates it,
+//     unordered, and onUse (E9) requires it after both: GEN-KILL.
+func goldenScript() *script {
+	s := &script{rich: true}
+	s.raw(`{"licorice_trace":1,"platform":"android","app":"demo","run":"golden"}`)
+	s.op("main", "thread_begin", `"kind":"looper","name":"main"`)
+	s.op("main", "attach", `"q":"main"`)
+	s.op("main", "alloc", `"obj":"o1","site":"App.main:1","type":"Act"`)
+	s.write("main", "p", o2).write("main", "n", "0").write("main", "q", o2)
+	s.worker("T1").worker("T2").worker("T3")
+	s.post("T1", "E1").post("T2", "E2")
+	s.run("E1", "Act.onUpdateResults", rd("p", o2))
+	s.run("E2", "Act.onPause", rd("p", o2), wr("p", null))
+	s.post("T1", "E3").run("E3", "Act.onShow", rd("p", null))
+	s.post("T2", "E4").run("E4", "Act.onResume", wr("p", o3))
+	s.post("T3", "E5").post("T1", "E6")
+	s.run("E5", "Act.onLoad", wr("n", "1"))
+	s.run("E6", "Act.refresh", rd("n", "1"))
+	s.post("T2", "E7").post("T3", "E8")
+	s.run("E7", "Act.onClose", wr("q", null), signal("m1"))
+	s.run("E8", "Act.onOpen", wr("q", o3), signal("m2"))
+	s.op("T1", "wait", `"m":"m1"`).op("T1", "wait", `"m":"m2"`).post("T1", "E9")
+	return s.run("E9", "Act.onUse", rd("q", o3))
+}
+
+var goldenSpec = []specCond{
+	nonnullP("Act.onUpdateResults"),
+	nonnullP("Act.onPause"),
+	nonnullP("Act.onShow"),
+	{handler: "Act.refresh", template: "lower", vars: []string{"this.n"}, consts: map[string]any{"a": 1}},
+	{handler: "Act.onUse", template: "nonnull", vars: []string{"this.q"}},
+	{handler: "Act.onUse", template: "const", vars: []string{"this.n"}, consts: map[string]any{"a": 7}, disabled: true},
+}
+
+// goldenInput writes (with -update) or checks the golden trace and spec
+// in testdata, so that the committed files are what the builder makes,
+// and returns the spec and the trace's path.
+func goldenInput(t *testing.T) (*learn.Spec, string) {
+	t.Helper()
+	sp := makeSpec(t, goldenSpec...)
+	var spec bytes.Buffer
+	if err := sp.Encode(&spec); err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join("testdata", "demo.jsonl")
+	s := goldenScript()
+	tmp := s.file(t, t.TempDir(), "demo.jsonl")
+	data, err := os.ReadFile(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, trace, data)
+	golden(t, filepath.Join("testdata", "demo.spec.json"), spec.Bytes())
+	return sp, trace
+}
+
+// golden compares got with the file at path, or rewrites it with -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (run go test -update to accept):\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+func goldenResult(t *testing.T, allow *AllowList) (*Result, string) {
+	t.Helper()
+	sp, trace := goldenInput(t)
+	res, err := Detect(context.Background(), sp, []string{trace, trace}, Options{Allow: allow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, "testdata/demo.spec.json"
+}
+
+func TestGolden(t *testing.T) {
+	res, spec := goldenResult(t, nil)
+	var kinds []Kind
+	for _, r := range res.Reports {
+		kinds = append(kinds, r.Kind)
+		if r.Findings != 2 || len(r.Traces) != 1 {
+			t.Errorf("report %d: %d findings in %d traces, want the same finding of one trace given twice", r.ID, r.Findings, len(r.Traces))
+		}
+	}
+	if want := []Kind{Violation, ReqKill, GenReq, GenKill}; !equalKinds(kinds, want) {
+		t.Errorf("reports of kinds %v, want %v", kinds, want)
+	}
+	if res.Disabled != 1 {
+		t.Errorf("%d disabled conditions, want 1", res.Disabled)
+	}
+	for _, f := range []struct {
+		name  string
+		write func(*bytes.Buffer) error
+	}{
+		{"demo.txt.golden", func(b *bytes.Buffer) error { return WriteText(b, res, TextOptions{}) }},
+		{"demo.color.golden", func(b *bytes.Buffer) error { return WriteText(b, res, TextOptions{Color: true, Width: 80}) }},
+		{"demo.json.golden", func(b *bytes.Buffer) error { return WriteJSON(b, res, spec) }},
+		{"demo.sarif.golden", func(b *bytes.Buffer) error { return WriteSARIF(b, res, spec) }},
+	} {
+		var b bytes.Buffer
+		if err := f.write(&b); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, filepath.Join("testdata", f.name), b.Bytes())
+	}
+}
+
+func equalKinds(a, b []Kind) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
