@@ -442,3 +442,55 @@ func TestCAFAFilters(t *testing.T) {
 		})
 	}
 }
+
+// TestGroups: races group by location name (allocation site and field,
+// whatever the object) and the unordered pair of handler contexts.
+func TestGroups(t *testing.T) {
+	trace := looper + `
+{"op":"begin","t":"A","thread":"L"}
+{"op":"call","t":"A","h":"Act.onPause"}
+{"op":"alloc","t":"A","obj":"o1","site":"Act.init:3","type":"Buf"}
+{"op":"alloc","t":"A","obj":"o2","site":"Act.init:3","type":"Buf"}
+{"op":"alloc","t":"A","obj":"o3","site":"Act.init:4","type":"Buf"}
+{"op":"write","t":"A","obj":"o1","field":"n","val":1}
+{"op":"write","t":"A","obj":"o2","field":"n","val":1}
+{"op":"write","t":"A","obj":"o3","field":"n","val":1}
+{"op":"write","t":"A","obj":"o4","field":"n","val":1}
+{"op":"write","t":"A","class":"Act","field":"n","val":1}
+{"op":"ret","t":"A","h":"Act.onPause"}
+{"op":"end","t":"A"}
+{"op":"begin","t":"B","thread":"L"}
+{"op":"call","t":"B","h":"Act.onResume"}
+{"op":"read","t":"B","obj":"o2","field":"n","val":1}
+{"op":"read","t":"B","obj":"o1","field":"n","val":1}
+{"op":"read","t":"B","obj":"o3","field":"n","val":1}
+{"op":"read","t":"B","obj":"o4","field":"n","val":1}
+{"op":"ret","t":"B","h":"Act.onResume"}
+{"op":"read","t":"B","class":"Act","field":"n","val":1}
+{"op":"end","t":"B"}
+{"op":"write","t":"T1","obj":"o1","field":"n","val":2}`
+	rep := detectText(t, trace, Config{Kind: DataRace, Window: 0})
+	var got []string
+	for _, g := range rep.Groups {
+		var lines []string
+		for _, r := range g.Races {
+			lines = append(lines, fmt.Sprintf("%d-%d", r.First.Line, r.Second.Line))
+		}
+		got = append(got, fmt.Sprintf("%s %s: %s | %s: %s", g.ID, g.Location, g.Handlers[0], g.Handlers[1], strings.Join(lines, " ")))
+	}
+	// B reads o2 before o1: the race on o1 is covered by the one on o2.
+	want := []string{
+		"G1 Act.init:3.n: Act.onPause | Act.onResume: 14-22 13-23",
+		"G2 Act.init:4.n: Act.onPause | Act.onResume: 15-24",
+		"G3 @o4.n: Act.onPause | Act.onResume: 16-25",
+		"G4 Act.n: Act.onPause | event on main: 17-27",
+		"G5 Act.init:3.n: Act.onPause | thread T1: 13-29",
+		"G6 Act.init:3.n: Act.onResume | thread T1: 23-29",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("groups:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if ks := rep.Summary.Kinds[0]; ks.Races != 7 || ks.Groups != 6 || ks.Covered != 1 {
+		t.Errorf("summary %+v: want 7 races in 6 groups, 1 covered", ks)
+	}
+}

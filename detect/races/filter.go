@@ -197,11 +197,26 @@ func quoted(s string) (string, string, error) {
 	return "", "", errors.New("the quote is not closed")
 }
 
+// quoteIfNeeded returns pattern p as a rule would spell it.
 func quoteIfNeeded(p string) string {
-	if strings.ContainsAny(p, " \t#\"") {
-		return `"` + strings.ReplaceAll(p, `"`, `\"`) + `"`
+	if !strings.ContainsAny(p, " \t#") {
+		return p
 	}
-	return p
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == '\\' && i+1 < len(p):
+			b.WriteString(p[i : i+2])
+			i++
+		case p[i] == '"':
+			b.WriteString(`\"`)
+		default:
+			b.WriteByte(p[i])
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // checkGlob reports a pattern that ends in a lone backslash.

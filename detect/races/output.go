@@ -147,12 +147,8 @@ func (g *Group) writeText(w *bufio.Writer) {
 			where = "in-thread, on " + r.First.thread()
 		}
 		fmt.Fprintf(w, "  %s %s", r.ID, where)
-		if c := r.CoveredBy; c != nil {
-			if c.ID != "" {
-				fmt.Fprintf(w, ", covered by %s", c.ID)
-			} else {
-				fmt.Fprintf(w, ", covered by the unreported race of lines %d and %d on %s", c.FirstLine, c.SecondLine, c.Location)
-			}
+		if r.CoveredBy != nil {
+			fmt.Fprintf(w, ", covered by %s", r.CoveredBy.ID)
 		}
 		w.WriteString("\n")
 		r.First.writeText(w)
@@ -291,7 +287,7 @@ type jsonRace struct {
 	Location  jsonLocation `json:"location"`
 	InThread  bool         `json:"in_thread"`
 	Covered   bool         `json:"covered"`
-	CoveredBy *jsonCoverer `json:"covered_by,omitempty"`
+	CoveredBy string       `json:"covered_by,omitempty"`
 	First     jsonAccess   `json:"first"`
 	Second    jsonAccess   `json:"second"`
 }
@@ -303,13 +299,6 @@ type jsonLocation struct {
 	Field  string `json:"field"`
 	Site   string `json:"site,omitempty"`
 	Type   string `json:"type,omitempty"`
-}
-
-type jsonCoverer struct {
-	ID         string `json:"id,omitempty"`
-	Location   string `json:"location"`
-	FirstLine  int    `json:"first_line"`
-	SecondLine int    `json:"second_line"`
 }
 
 type jsonAccess struct {
@@ -381,8 +370,8 @@ func (r *Race) json() jsonRace {
 		ID: r.ID, Kind: r.Kind.String(), Location: jl, InThread: r.InThread, Covered: r.Covered,
 		First: r.First.json(), Second: r.Second.json(),
 	}
-	if c := r.CoveredBy; c != nil {
-		jr.CoveredBy = &jsonCoverer{ID: c.ID, Location: c.Location, FirstLine: c.FirstLine, SecondLine: c.SecondLine}
+	if r.CoveredBy != nil {
+		jr.CoveredBy = r.CoveredBy.ID
 	}
 	return jr
 }

@@ -87,9 +87,9 @@ func detectOps(t *testing.T, tr *tracetest.Trace, cfg Config) *Report {
 
 func propertySeeds() int64 {
 	if testing.Short() {
-		return 15
+		return 10
 	}
-	return 120
+	return 60
 }
 
 // TestAllMatchesReference: with All, the detector reports exactly the

@@ -91,22 +91,16 @@ type Race struct {
 	// thread (the thesis' in-thread races); otherwise the race is between
 	// threads, or events of different threads.
 	InThread bool
-	// Covered says that another race covers this one (EventRacer): its
-	// first access happens after (or is) this race's first, and its second
-	// before (or is) this race's second, so treating that race as
-	// synchronization would order this one. A race can only be shown to
-	// cover another if the detector still remembers the time of its first
-	// access (the 16384 most recent task versions).
+	// Covered says that another race of the report covers this one
+	// (EventRacer): its first access happens after (or is) this race's
+	// first, and its second before (or is) this race's second, so treating
+	// that race as synchronization would order this one. Races dropped as
+	// harmless cover nothing: a commutative pair is no synchronization.
+	// A race can only be shown to cover another if the detector still
+	// remembers the time of its first access (the 16384 most recent task
+	// versions).
 	Covered   bool
-	CoveredBy *Coverer // the covering race, if Covered
-}
-
-// Coverer names the race that covers another.
-type Coverer struct {
-	ID         string // its id, if the report lists it ("" if filtered out)
-	Location   string
-	FirstLine  int
-	SecondLine int
+	CoveredBy *Race // the covering race, if Covered
 }
 
 // Location is a heap location.
@@ -187,9 +181,9 @@ func (d *Detector) Finish() (*Report, error) {
 			}
 		}
 		ks.Found = len(fs)
-		cover := coverage(fs)
-		kept := make([]*Race, len(fs))
-		for i, f := range fs {
+		var kept []*found
+		var reported []*Race
+		for _, f := range fs {
 			if k == UseFree && !d.cfg.Unfiltered && d.sameLooper(f) {
 				use, free := &f.first, &f.second
 				if use.write {
@@ -210,17 +204,15 @@ func (d *Detector) Finish() (*Report, error) {
 				hits[rule]++
 				continue
 			}
-			kept[i] = r
+			kept = append(kept, f)
+			reported = append(reported, r)
 		}
-		for i, r := range kept {
-			if r == nil || cover[i] < 0 {
-				continue
+		for i, c := range coverage(kept) {
+			if c >= 0 {
+				reported[i].Covered, reported[i].CoveredBy = true, reported[c]
 			}
-			c := fs[cover[i]]
-			r.Covered = true
-			r.CoveredBy = &Coverer{Location: d.locName(c.loc), FirstLine: int(c.first.line), SecondLine: int(c.second.line)}
 		}
-		groups := group(kept, k)
+		groups := group(reported, k)
 		for _, g := range groups {
 			ks.Groups++
 			for _, r := range g.Races {
@@ -242,21 +234,11 @@ func (d *Detector) Finish() (*Report, error) {
 			rep.Summary.Harmless = append(rep.Summary.Harmless, RuleCount{Line: r.line, Rule: r.text, Races: n})
 		}
 	}
-	// Ids in report order; a coverer that is reported gets its id.
-	byLines := make(map[[3]int]*Race, len(races))
 	for i, r := range races {
 		r.ID = "R" + strconv.Itoa(i+1)
-		byLines[[3]int{int(r.Kind), r.First.Line, r.Second.Line}] = r
 	}
 	for i, g := range rep.Groups {
 		g.ID = "G" + strconv.Itoa(i+1)
-	}
-	for _, r := range races {
-		if c := r.CoveredBy; c != nil {
-			if cr := byLines[[3]int{int(r.Kind), c.FirstLine, c.SecondLine}]; cr != nil {
-				c.ID = cr.ID
-			}
-		}
 	}
 	d.found = nil
 	return rep, nil
@@ -387,9 +369,6 @@ func group(races []*Race, k Kind) []*Group {
 	byKey := make(map[key]*Group)
 	var groups []*Group
 	for _, r := range races {
-		if r == nil {
-			continue
-		}
 		h := [2]string{r.First.Context(), r.Second.Context()}
 		if h[1] < h[0] {
 			h[0], h[1] = h[1], h[0]

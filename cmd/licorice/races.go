@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/detect/races"
+)
+
+func newRacesCmd() *cobra.Command {
+	var (
+		kind       string
+		window     time.Duration
+		all        bool
+		unfiltered bool
+		filterPath string
+		format     string
+	)
+	cmd := &cobra.Command{
+		Use:   "races TRACE...",
+		Short: "Find data races and use-free races between concurrent events",
+		Long: `Races finds the races of each trace: pairs of accesses to the same heap
+location that no happens-before order separates (computed by AsyncClock
+over the whole causality model of docs/causality.md).
+
+Two kinds are reported:
+
+  data      two accesses, at least one a write, not both holding a common
+            lock. At least one race is reported for every access that races
+            with an earlier one; --all reports every racing pair.
+  use-free  a use (a read whose value is dereferenced) and a free (a write
+            of null), checked against the free before and after each use.
+            Between events of one looper thread, CAFA's filters drop a use
+            guarded by a null test in its handler (if-guard), and a use
+            after or a free before an allocation of the location in the
+            same event (intra-event allocation); --unfiltered keeps them.
+
+Races are grouped by location (allocation site and field, or class and
+field) and the pair of handlers of the two accesses. A race is "covered"
+when another race lies between its two accesses (EventRacer): treating that
+race as synchronization would order it. Covered races are listed after the
+uncovered ones, which are the ones to look at first. "in-thread" races are
+between events of one looper thread.
+
+--filter FILE drops the races its rules declare harmless (one rule per line,
+terms key=glob with keys kind, class, site, field, location and handler; see
+docs/races.md), and counts them.
+
+With several traces, each is reported, then the groups merged across them.
+--format json prints one JSON document (schema in docs/races.md).
+
+Example:
+  licorice races run-07.lct
+  licorice races --kind use-free --filter harmless.txt runs/*.lct
+  licorice races --format json --window 0 run-07.lct | jq '.traces[0].summary'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg := races.Config{Window: window, All: all, Unfiltered: unfiltered}
+			if kind != "" {
+				k, ok := races.ParseKind(kind)
+				if !ok {
+					return usageError{fmt.Errorf("--kind %q: want data or use-free", kind)}
+				}
+				cfg.Kind = k
+			}
+			if window < 0 {
+				return usageError{fmt.Errorf("--window %v: must not be negative (0 is exact)", window)}
+			}
+			if format != "text" && format != "json" {
+				return usageError{fmt.Errorf("--format %q: want text or json", format)}
+			}
+			if filterPath != "" {
+				f, err := races.LoadFilter(filterPath)
+				if err != nil {
+					return err
+				}
+				cfg.Harmless = f
+			}
+			var reports []*races.Report
+			for _, path := range args {
+				r, done, err := openTrace(cmd, path)
+				if err != nil {
+					return err
+				}
+				rep, err := races.Detect(cmd.Context(), r, cfg)
+				done()
+				if err != nil {
+					return err
+				}
+				reports = append(reports, rep)
+			}
+			if format == "json" {
+				return races.WriteJSON(cmd.OutOrStdout(), reports)
+			}
+			return races.WriteText(cmd.OutOrStdout(), reports)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&kind, "kind", "", "report only this kind: data or use-free (default both)")
+	f.DurationVar(&window, "window", asyncclock.DefaultWindow, "time window of the happens-before engine: events of one looper this far apart are taken as ordered (0: exact)")
+	f.BoolVar(&all, "all", false, "report every racing pair, not only enough to cover every racing access (slower, more memory)")
+	f.BoolVar(&unfiltered, "unfiltered", false, "keep the use-free races CAFA's if-guard and intra-event-allocation filters drop")
+	f.StringVar(&filterPath, "filter", "", "drop the races the rules in `FILE` declare harmless")
+	f.StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
