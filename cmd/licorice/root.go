@@ -34,6 +34,7 @@ exact happens-before engine, AsyncClock, with a race detector of its own
 		newSpecCmd(),
 		newTemplatesCmd(),
 		newDetectCmd(),
+		newRacesCmd(),
 	)
 	return root
 }
