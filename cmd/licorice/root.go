@@ -35,6 +35,7 @@ exact happens-before engine, AsyncClock, with a race detector of its own
 		newTemplatesCmd(),
 		newDetectCmd(),
 		newRacesCmd(),
+		newHBCmd(),
 	)
 	return root
 }
