@@ -94,28 +94,6 @@ func (b *builder) learn(t Time) bool {
 	return grew
 }
 
-// knows reports whether b covers all of t.
-func (b *builder) knows(t Time) bool {
-	for i, tc := range t.chunks {
-		if tc == nil {
-			continue
-		}
-		var bc *chunk
-		if i < len(b.chunks) {
-			bc = b.chunks[i]
-		}
-		if bc == tc {
-			continue
-		}
-		for j, k := range tc {
-			if k > 0 && (bc == nil || k > bc[j]) {
-				return false
-			}
-		}
-	}
-	return t.top == 0 || b.covers(t.top)
-}
-
 // each calls f with every nonzero chain and its clock, by chain.
 func (b *builder) each(f func(c Chain, k Clock)) {
 	for i, ch := range b.chunks {

@@ -59,6 +59,7 @@ func (e *Engine) collect() {
 		}
 		e.pruneAtFront(q)
 	}
+	e.pruneIPCAsync()
 	entries := 0
 	for _, l := range e.lists {
 		entries += len(l.entries)
@@ -98,6 +99,14 @@ func (l *sendList) compact(e *Engine) {
 	l.entries = kept
 	if cap(l.entries) > 64 && len(l.entries) < cap(l.entries)/4 {
 		l.entries = slices.Clone(l.entries)
+	}
+	for i := range l.entries {
+		x := &l.entries[i]
+		x.prev = [numCats]uint32{}
+		if i > 0 {
+			x.prev = l.entries[i-1].next()
+		}
+		x.pg = l.previousGreater(i, x)
 	}
 }
 
@@ -299,4 +308,35 @@ func (e *Engine) roots() []root {
 		}
 	}
 	return rs
+}
+
+// pruneIPCAsync forgets, per binder thread, the last async event of each
+// sender that will send nothing more to the queue: it has stopped running
+// and none of its events is pending there.
+func (e *Engine) pruneIPCAsync() {
+	byIdx := make(map[uint32]*queue)
+	for _, q := range e.queues {
+		byIdx[q.idx] = q
+	}
+	for _, th := range e.threads {
+		for k, last := range th.ipcAsync {
+			if e.tasks[k.sender] != nil || byIdx[k.q].pendingFrom(k.sender) {
+				continue
+			}
+			delete(th.ipcAsync, k)
+			e.release(last.ev)
+		}
+	}
+}
+
+// pendingFrom reports whether an event sent by task y is pending in q.
+func (q *queue) pendingFrom(y traces.Sym) bool {
+	for _, pend := range q.bpend {
+		for _, ev := range pend {
+			if ev.sender == y {
+				return true
+			}
+		}
+	}
+	return false
 }

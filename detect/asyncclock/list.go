@@ -27,13 +27,22 @@ type sendEntry struct {
 	clock   Clock // the clock of the send on the list's chain
 	cat     cat
 	dead    bool // found heirless: dropped at the next compaction
-	// seenBefore holds the categories of the earlier entries: a walk that
-	// passes the last entry of a category is done with it.
-	seenBefore uint8
+	// prev[c] is the distance back to the previous entry of category c
+	// (0: none), so that a walk steps only on the categories it still
+	// needs, and is done with a category once it passed its first entry.
+	prev [numCats]uint32
+	// pg is the distance back to the previous entry of its category with
+	// a greater time (0: none): the entries in between have times at most
+	// its own.
+	pg uint32
 }
 
 func (l *sendList) add(ev *event, clock Clock) {
-	x := sendEntry{ev: ev, time: ev.time, clock: clock, cat: ev.cat, seenBefore: l.seen}
+	x := sendEntry{ev: ev, time: ev.time, clock: clock, cat: ev.cat}
+	if n := len(l.entries); n > 0 {
+		x.prev = l.entries[n-1].next()
+	}
+	x.pg = l.previousGreater(len(l.entries), &x)
 	if c := ev.cat; c.timed() {
 		x.minUpto, x.maxUpto = ev.time, ev.time
 		if l.has[c] {
@@ -45,6 +54,41 @@ func (l *sendList) add(ev *event, clock Clock) {
 	l.seen |= ev.cat.bit()
 	l.entries = append(l.entries, x)
 	l.moved()
+}
+
+// previousGreater returns the distance from index i (entry x, about to be
+// there) back to the previous entry of x's category with a greater time,
+// following the chain of such entries from the previous entry of its
+// category.
+func (l *sendList) previousGreater(i int, x *sendEntry) uint32 {
+	if !x.cat.timed() || x.prev[x.cat] == 0 {
+		return 0
+	}
+	k := i - int(x.prev[x.cat])
+	for k >= 0 {
+		y := &l.entries[k]
+		if y.time > x.time {
+			return uint32(i - k)
+		}
+		if y.pg == 0 {
+			return 0
+		}
+		k -= int(y.pg)
+	}
+	return 0
+}
+
+// next returns the prev distances of an entry that would follow x.
+func (x *sendEntry) next() (p [numCats]uint32) {
+	for c := range numCats {
+		switch {
+		case x.cat == c:
+			p[c] = 1
+		case x.prev[c] > 0:
+			p[c] = x.prev[c] + 1
+		}
+	}
+	return p
 }
 
 // search returns the index of the last entry sent at or before clock v of

@@ -207,7 +207,7 @@ func (w *walk) settledSuffices(h *listHead, need uint8) bool {
 func (w *walk) pendingPreds() error {
 	ev := w.target
 	for _, p := range ev.q.pending {
-		if p != ev && p.status == evPending && ev.send.Covers(p.sendEpoch) && priority(p.cat, p.time, ev.cat, ev.time) {
+		if priority(p.cat, p.time, ev.cat, ev.time) && p != ev && p.status == evPending && ev.send.Covers(p.sendEpoch) {
 			return w.conflict(p, Priority)
 		}
 	}
@@ -223,68 +223,111 @@ func (w *walk) walkList(l *sendList, v Clock, open uint8) error {
 	for c := range floor {
 		floor[c] = math.MinInt64
 	}
-	i := len(l.entries) - 1
-	if l.entries[i].clock > v {
-		i = l.search(v)
+	// cur[c]: the next entry of category c to look at (-1: none). The walk
+	// takes the latest of them each time, so that what an entry teaches
+	// (floors, closed categories) applies to all the entries after it.
+	var cur [numCats]int
+	start := len(l.entries) - 1
+	if l.entries[start].clock > v {
+		start = l.search(v)
 	}
-	for ; i >= 0 && open != 0; i-- {
-		p := &l.entries[i]
-		c := p.cat
-		w.e.stats.WalkSteps++
-		if p.ev != ev && open&c.bit() != 0 {
-			joined := false // p is a predecessor now accounted for
-			switch {
-			case !c.timed(): // an at-front entry: it and all before it of its category precede ev
-				if err := w.atFrontList(l, i); err != nil {
-					return err
-				}
-				open &^= c.bit()
-			case p.time <= floor[c]:
-				// precedes a predecessor accounted for
-			case p.time > ev.time: // Table 3.1 does not order it before ev
-				if p.minUpto > ev.time {
-					open &^= c.bit() // nor any earlier entry of its category
-				}
-			case p.end != 0 && w.b.covers(p.end):
-				joined = true // known to have finished already
-			case w.mode == final && (p.ev.status == evPending || p.ev.status == evRunning):
-				// p never finished, so nothing follows from it: the earlier
-				// entries it would stand for, and those its send knew,
-				// precede ev directly.
-				if err := w.through(p.ev); err != nil {
-					return err
-				}
-			default:
-				if _, err := w.pred(p.ev, Priority); err != nil {
-					return err
-				}
-				joined = true
-			}
-			if joined {
-				open &^= catAFA.bit() // at-front events precede every timed event sent after them
-				raise := func(d cat) {
-					floor[d] = max(floor[d], p.time)
-					if floor[d] >= ev.time {
-						open &^= d.bit()
-					}
-				}
-				switch c {
-				case catDS:
-					open &^= catAFS.bit()
-					raise(catDA)
-				case catTS:
-					open &^= catAFS.bit()
-					raise(catTA)
-				}
-				raise(c)
-			}
-			if c.timed() && p.maxUpto <= floor[c] {
-				open &^= c.bit() // every earlier entry of its category is accounted for
+	for c := range numCats {
+		cur[c] = -1
+		if open&c.bit() == 0 || start < 0 {
+			continue
+		}
+		if x := &l.entries[start]; x.cat == c {
+			cur[c] = start
+		} else if x.prev[c] > 0 {
+			cur[c] = start - int(x.prev[c])
+		}
+	}
+	for {
+		c, i := cat(0), -1
+		for d := range numCats {
+			if open&d.bit() != 0 && cur[d] > i {
+				c, i = d, cur[d]
 			}
 		}
-		open &= p.seenBefore
+		if i < 0 {
+			return nil
+		}
+		p := &l.entries[i]
+		w.e.stats.WalkSteps++
+		cur[c] = i - int(p.prev[c]) // the next entry of c, unless skipped below
+		if p.prev[c] == 0 {
+			cur[c] = -1
+		}
+		if p.ev == ev {
+			continue
+		}
+		joined := false // p is a predecessor now accounted for
+		switch {
+		case !c.timed(): // an at-front entry: it and all before it of its category precede ev
+			if err := w.atFrontList(l, i); err != nil {
+				return err
+			}
+			open &^= c.bit()
+		case p.time <= floor[c]:
+			// precedes a predecessor accounted for
+		case p.time > ev.time: // Table 3.1 does not order it before ev
+			if p.minUpto > ev.time {
+				open &^= c.bit() // nor any earlier entry of its category
+			}
+		case p.end != 0 && w.b.covers(p.end):
+			joined = true // known to have finished already
+		case w.mode == final && (p.ev.status == evPending || p.ev.status == evRunning):
+			// p never finished, so nothing follows from it: the earlier
+			// entries it would stand for, and those its send knew, precede
+			// ev directly.
+			if err := w.through(p.ev); err != nil {
+				return err
+			}
+		default:
+			if _, err := w.pred(p.ev, Priority); err != nil {
+				return err
+			}
+			joined = true
+		}
+		if joined {
+			open &^= catAFA.bit() // at-front events precede every timed event sent after them
+			raise := func(d cat) {
+				floor[d] = max(floor[d], p.time)
+				if floor[d] >= ev.time {
+					open &^= d.bit()
+				}
+			}
+			switch c {
+			case catDS:
+				open &^= catAFS.bit()
+				raise(catDA)
+			case catTS:
+				open &^= catAFS.bit()
+				raise(catTA)
+			}
+			raise(c)
+		}
+		if c.timed() {
+			if p.maxUpto <= floor[c] {
+				open &^= c.bit() // every earlier entry of its category is accounted for
+			}
+			// Skip the entries of c that precede one accounted for: from an
+			// entry no later than the floor, jump to the last earlier entry
+			// of c with a greater time.
+			for k := cur[c]; k >= 0; {
+				x := &l.entries[k]
+				if x.time > floor[c] {
+					break
+				}
+				if x.pg == 0 {
+					k = -1
+				} else {
+					k -= int(x.pg)
+				}
+				cur[c] = k
+			}
+		}
 	}
-	return nil
 }
 
 // atFrontList joins into st the ends of all entries of l up to index i of
@@ -323,8 +366,7 @@ func (w *walk) atFrontList(l *sendList, i int) error {
 			p.afJoin = &s
 		}
 	}
-	if !w.b.knows(acc) {
-		w.b.learn(acc)
+	if w.b.learn(acc) {
 		w.e.stats.PredsJoined++
 	}
 	return nil
@@ -391,10 +433,22 @@ func (w *walk) atomic(th *thread) (bool, error) {
 				continue
 			}
 			kept = append(kept, c)
+			ivs := ch.intervals
 			k := w.b.get(c)
-			j := sort.Search(len(ch.intervals), func(j int) bool { return ch.intervals[j].begin > k }) - 1
-			if j >= 0 && k < ch.intervals[j].end && ch.intervals[j].ev != w.target {
-				found = append(found, ch.intervals[j].ev)
+			if k < ivs[0].begin || k >= ivs[len(ivs)-1].end {
+				continue // knows none of their begins, or all of their ends
+			}
+			lo, hi := 0, len(ivs) // the last interval that begins at or before k
+			for lo < hi {
+				m := int(uint(lo+hi) >> 1)
+				if ivs[m].begin <= k {
+					lo = m + 1
+				} else {
+					hi = m
+				}
+			}
+			if iv := &ivs[lo-1]; k < iv.end && iv.ev != w.target {
+				found = append(found, iv.ev)
 			}
 		}
 		clear(th.atomicChains[len(kept):])
