@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/detect/races"
 	"github.com/licorice-dev/licorice/learn"
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -26,6 +27,11 @@ type Options struct {
 	// Progress, if set, is called after each trace with the number done;
 	// it may be called from several goroutines.
 	Progress func(done int)
+	// Explain adds to each report's example the happens-before
+	// explanation of why its two events are concurrent (races.Explain:
+	// which rule would order them and why it does not). It reads the
+	// example's trace once more per report.
+	Explain bool
 }
 
 // Result is what a detection run found.
@@ -149,7 +155,55 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 	}
 	res.AllowedReports = len(all)
 	res.Reports = group(instances)
+	if opts.Explain {
+		for _, r := range res.Reports {
+			if err := explain(ctx, &r.Example, opts.Window); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return res, nil
+}
+
+// explain completes the why of an instance between two events with the
+// happens-before explanation of their concurrency.
+func explain(ctx context.Context, in *Instance, window time.Duration) error {
+	w := in.Concurrent
+	if w == nil || len(in.Events) != 2 || !isEvent(w.Chains[0]) || !isEvent(w.Chains[1]) {
+		return nil
+	}
+	r, err := traces.Open(in.Trace)
+	if err != nil {
+		return fmt.Errorf("detect: explain: %w", err)
+	}
+	defer r.Close()
+	ex, err := races.Explain(ctx, r, in.Events[0].ID, in.Events[1].ID, window)
+	if err != nil {
+		return fmt.Errorf("detect: explain %s and %s: %w", in.Events[0].ID, in.Events[1].ID, err)
+	}
+	c := ex.Concurrent
+	if c == nil {
+		return nil // ordered after all: cannot happen, as both use the same engine
+	}
+	w.Missing = c.Reasons
+	for _, e := range c.Successors {
+		w.After = append(w.After, eventRef(e))
+	}
+	for _, e := range c.Predecessors {
+		w.Before = append(w.Before, eventRef(e))
+	}
+	return nil
+}
+
+// isEvent reports whether an origin chain starts with an event (not a
+// thread's write).
+func isEvent(chain []Link) bool { return len(chain) > 0 && chain[0].Thread != "" }
+
+func eventRef(e races.EventRef) string {
+	if e.Handler == "" {
+		return fmt.Sprintf("%s (on %s)", e.ID, e.Thread)
+	}
+	return fmt.Sprintf("%s (%s on %s)", e.ID, e.Handler, e.Thread)
 }
 
 // traceResult is what one trace gave.

@@ -1,5 +1,124 @@
 // Package detect finds pairs of concurrent events that are likely not to
 // commute (thesis §5.2.2, §5.4): one event relies on a learned
-// precondition that another makes true or false, and no happens-before
-// order fixes which runs first.
+// precondition that the other makes true or false, and no happens-before
+// order fixes which runs first. It is what `licorice detect` runs;
+// docs/detection.md is the user's guide and the JSON schema.
+//
+// [Detect] takes a spec (learn.Spec) and traces, and returns ranked
+// [Report]s, which [WriteText], [WriteJSON] and [WriteSARIF] print.
+//
+// # Realized preconditions
+//
+// For every handler invocation inside an event, learn's Sampler names the
+// data it read live-in (read before its event wrote them) and learn's
+// Realizer binds to them every enabled condition of the invocation's
+// handler whose symbolic names all bind (thesis §5.2.1; the extra fields
+// of objects read live-in count, as in learning). A realized condition c
+// is a logical boolean variable identified by its template, its constants
+// and its concrete locations in operand order: two handlers' conditions
+// that say the same thing about the same locations are one variable,
+// whatever their symbolic names. Handler calls outside events (a thread's
+// own code) realize nothing: P[e] is about events.
+//
+// An event is a REQ of c if one of its invocations realizes c; the first
+// such invocation (in order of their returns) is the one reported. Its
+// values are those the invocation read: the values its event saw. A
+// condition those values cannot decide (a datum of another type than the
+// template's) is no REQ; it is counted (TraceStats.Undecided).
+//
+// # GEN and KILL
+//
+// Which locations matter is only known once every REQ is, and a condition
+// may be first required after the events that generate or kill it, so
+// each trace is read twice: the first pass realizes the conditions, the
+// second follows the values of their locations (a shadow heap of the last
+// value read or written) and the AsyncClock engine.
+//
+// An event's effect on c is its own. "Before" is the values of c's
+// locations just before the event's first write to one of them; "after"
+// is those values with the event's own last writes applied. Writes that
+// other tasks make meanwhile (a worker thread, a binder event) are theirs,
+// not the event's. The event is a GEN of c if c does not hold before and
+// holds after, a KILL if the reverse, a NOP otherwise (a condition that
+// cannot be decided, such as over a datum never written yet, does not
+// hold). A write outside any event, by a thread's own code, is a unit of
+// its own, a GEN or KILL like an event.
+//
+// # Where touches are in time
+//
+// A touch (an event's REQ, GEN or KILL of c) is placed at its own ops,
+// not at its event's begin and end: a REQ spans the event's first reads of
+// c's locations, a GEN or KILL its writes to them. Touch x happens before
+// touch y when x's last op happens before y's first (Time.Covers of the
+// engine, for an earlier op against a later one). On one looper this is
+// the order of the events (ATOMIC); across threads it is finer, and avoids
+// a class of false pairs: a GEN whose write precedes the post of the REQ's
+// event (E1 writes, then posts E2 to another looper) is ordered with the
+// REQ even though E1 may still run when E2 begins. The property test
+// checks these orders against the reference engine.
+//
+// # Minor GEN and minor KILL
+//
+// Once every touch of c and its clock is known, each GEN e is classified
+// by the definition of §5.2.2: e is minor if every REQ e' of c is e or
+// happens before e, or happens after e with a KILL e* strictly in between
+// (e ≺ e* ≺ e'); minor KILL likewise, with a GEN in between. "Strictly":
+// an event that requires c and then kills it relied on the GEN before it,
+// so it does not make that GEN minor. Minor touches commute with every
+// other event as far as c goes and take no part in the checks.
+//
+// # The checks (§5.4)
+//
+// The touches of c are then replayed in trace order (a REQ at its first
+// read, a GEN or KILL at its last write), keeping M_c, the last non-minor
+// GEN or KILL, and R_c, the last REQ of each chain:
+//
+//   - a REQ on which c is false is a precondition violation, paired with
+//     the last KILL before it (any KILL, ordered or not), or alone if none;
+//   - a REQ on which c holds forms a GEN-REQ pair with M_c if M_c is a GEN
+//     that does not happen before it;
+//   - a non-minor KILL forms a REQ-KILL pair with every R_c entry that
+//     does not happen before it, and a GEN-KILL pair with M_c if M_c is a
+//     GEN that does not happen before it;
+//   - a non-minor GEN forms a GEN-KILL pair with M_c if M_c is a KILL that
+//     does not happen before it.
+//
+// Where the thesis infers M_c's role from S_c (GEN if S_c is true), the
+// role is checked: writes outside the events considered, or a trace that
+// begins with c true, then never pair two GENs or two KILLs. R_c is kept
+// per chain and per requiring spec condition, not only per chain: reports
+// are grouped by handlers and condition, and the last REQ of a chain
+// stands for the earlier REQs of the same condition (if it happens before
+// a KILL, so do they) but not for another handler's. R_c is not cleared by
+// a KILL: an earlier REQ concurrent with a later KILL is a pair too. Two
+// touches of one event never pair.
+//
+// Memory per trace: the realized conditions with their touches (each
+// with a vector clock, which shares its blocks with the engine's), and a
+// few words per event for the explanations; not the trace. Classifying
+// minor touches costs, per condition, up to GENs × REQs × KILLs checks
+// (with early exits: a touch concurrent with a REQ is decided at once).
+//
+// # Reports
+//
+// Findings are grouped by the unordered pair of their events' handlers
+// and the symbolic condition (the requiring handler's spec condition; for
+// a GEN-KILL pair, that of the condition's first REQ), across all the
+// traces given, in input order. A report's kind is the most severe among
+// its findings; its example is the first finding of that kind. Reports
+// are ranked: precondition violations first, then REQ-KILL, GEN-REQ,
+// GEN-KILL; then by the condition's learned support (a condition learned
+// from more samples is more likely a real precondition), then by the
+// number of findings, then by handlers and condition text. Ids are ranks;
+// the fingerprint (a hash of the handlers and the condition) identifies a
+// report across runs (SARIF's partialFingerprints).
+//
+// Every report says why its two events are concurrent: how each came to
+// be — the event, who posted it, who posted that (or forked the thread
+// that did), back to the outside world or to a common origin — since no
+// chain of happens-before rules orders one's end before the other's begin.
+//
+// Conditions disabled in the spec are never realized (Result.Disabled
+// counts them); findings an [AllowList] matches are counted per rule, not
+// reported.
 package detect

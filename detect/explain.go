@@ -24,6 +24,17 @@ type Why struct {
 	// Common is the nearest task both events descend from, if any: the
 	// last link of both chains.
 	Common string `json:"common,omitempty"`
+	// Missing says, from the happens-before explanation (races.Explain,
+	// what `licorice hb` prints), how each event was sent and which rule
+	// would have ordered them, and why it does not. Only for a report's
+	// example, with Options.Explain.
+	Missing []string `json:"missing,omitempty"`
+	// After are the earliest events the first event happens before, Before
+	// the latest events that happen before the second: a chain ordering
+	// the two would need one of After to come before one of Before (from
+	// the same explanation).
+	After  []string `json:"after_first,omitempty"`
+	Before []string `json:"before_second,omitempty"`
 }
 
 // Link is one task in an event's origins.

@@ -97,7 +97,7 @@ func golden(t *testing.T, path string, got []byte) {
 func goldenResult(t *testing.T, allow *AllowList) (*Result, string) {
 	t.Helper()
 	sp, trace := goldenInput(t)
-	res, err := Detect(context.Background(), sp, []string{trace, trace}, Options{Allow: allow})
+	res, err := Detect(context.Background(), sp, []string{trace, trace}, Options{Allow: allow, Explain: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,8 +151,11 @@ func (p *printer) report(r *Report) {
 	for _, e := range ex.Events {
 		p.event(in, e, ex.Locations)
 	}
-	if ex.Concurrent != nil {
-		p.para(in, "why        ", ex.Concurrent.Text)
+	if w := ex.Concurrent; w != nil {
+		p.para(in, "why        ", w.Text)
+		if len(w.Missing) > 0 {
+			p.para(in, "missing    ", strings.Join(w.Missing, ". ")+".")
+		}
 	} else if len(ex.Events) == 2 {
 		p.para(in, "order      ", fmt.Sprintf("%s happens before %s.", ex.Events[0].ID, ex.Events[1].ID))
 	}

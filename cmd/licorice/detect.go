@@ -84,7 +84,7 @@ Example:
 			if err != nil {
 				return err
 			}
-			opts := detect.Options{Window: window, Workers: jobs}
+			opts := detect.Options{Window: window, Workers: jobs, Explain: true}
 			if allow != "" {
 				if opts.Allow, err = detect.ReadAllowList(allow); err != nil {
 					return err
