@@ -108,6 +108,8 @@ type thread struct {
 	call    *record
 	nested  int    // nested CALLs flattened into event
 	bracket string // the running native bracket of this id, "" if none
+	looping bool   // a looper past its LOOP line or first CALL: its own ops between events form runs
+	run     string // the running run of its own ops between two events, "" if none
 	rw      []int  // access records waiting for their ACCESS
 	exit    int    // record of a deferred THREADEXIT
 }
@@ -267,7 +269,55 @@ func (im *importer) task(tid int64) (string, error) {
 	if th.event != "" {
 		return th.event, nil
 	}
+	if th.looping {
+		return im.openRun(th)
+	}
 	return th.task, nil
+}
+
+// openRun returns the run of looper th's own ops between two events,
+// beginning one at the current record if none is running. DroidRacer orders
+// nothing before such an op by program order (not the RET before it, not
+// the ops before that), nor anything after it (no program order into a
+// CALL): these are the looper's excursions between messages — the posts of
+// input events and of idle handler runs. A short-lived thread per run keeps
+// program order inside the run, and keeps our rule LOOPBEGIN from ordering
+// them before every later event of the looper, which DroidRacer does not
+// and Android does not either.
+func (im *importer) openRun(th *thread) (string, error) {
+	if th.run != "" {
+		return th.run, nil
+	}
+	th.run = th.task + "@" + itoa(im.cur.id)
+	im.sum.Runs++
+	return th.run, im.emit(traces.ThreadBegin, th.run, opSrc(im.cur.id))
+}
+
+// startLooping marks looper tid as looping: from now on its own ops between
+// events form runs.
+func (im *importer) startLooping(tid int64) {
+	if th := im.threads[tid]; th != nil && th.state == running && im.p.looper[threadKey{tid, th.inc}] {
+		th.looping = true
+	}
+}
+
+// closeRun ends th's run of own ops, if one is running, at record r.
+func (im *importer) closeRun(th *thread, r *record) error {
+	if th.run == "" {
+		return nil
+	}
+	if len(th.rw) > 0 {
+		im.note(adjAccessWithoutACCESS, r)
+		if err := im.flush(th, th.run); err != nil {
+			return err
+		}
+	}
+	if err := im.release(th.run, r); err != nil {
+		return err
+	}
+	run := th.run
+	th.run = ""
+	return im.emit(traces.ThreadEnd, run, opSrc(r.id))
 }
 
 // record imports record i.
@@ -326,6 +376,9 @@ func (im *importer) record(i int, r *record) error {
 		op.Thread = im.syms.Intern(child.task)
 		return im.write(op)
 	case "ATTACH-Q", "LOOP":
+		if r.kw == "LOOP" {
+			im.startLooping(tid)
+		}
 		q, ok := im.p.attachAt[i]
 		if !ok {
 			return nil // attached when its looper began, or by an earlier line
@@ -475,6 +528,11 @@ func (im *importer) send(task string, msg int64, r *record) error {
 	op := im.newOp(traces.Send, task, opSrc(r.id))
 	op.Queue = im.syms.Intern(q)
 	op.Event = im.syms.Intern(eventName(msg))
+	// A looper posts between events what comes from outside the program
+	// (the UI events DroidRacer injects), and its idle handler runs.
+	if th := im.threads[r.tid()]; r.kw == "POST" && th != nil && th.run == task && !im.p.idleQueue[q] {
+		op.External = true
+	}
 	if r.kw == "POST" {
 		delay := r.num("delay")
 		switch {
@@ -543,10 +601,14 @@ func (im *importer) call(r *record) error {
 		im.thread(r.tid()).nested++
 		return im.emitName(traces.Wait, t, opSrc(r.id), handle("nested", r.id))
 	}
-	if _, err := im.task(r.tid()); err != nil {
+	th, err := im.running(r.tid())
+	if err != nil {
 		return err
 	}
-	th := im.thread(r.tid())
+	if err := im.closeRun(th, r); err != nil {
+		return err
+	}
+	th.looping = true
 	if !im.sent[msg] {
 		im.note(adjCallWithoutPost, r)
 		sender := "sender#" + itoa(r.id)
@@ -644,6 +706,9 @@ func (im *importer) closeThread(th *thread, exit *record) error {
 		if err := im.endEvent(th, exit); err != nil {
 			return err
 		}
+	}
+	if err := im.closeRun(th, exit); err != nil {
+		return err
 	}
 	if len(th.rw) > 0 {
 		im.note(adjAccessWithoutACCESS, exit)

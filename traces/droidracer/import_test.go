@@ -227,6 +227,36 @@ func TestImportMapping(t *testing.T) {
 `,
 		},
 		{
+			name: "a looper's own ops between events form a run, a short-lived thread of its own; its posts are input",
+			log: looper + lines(
+				"5 POST src:1 msg:1 dest:-1 delay:0",
+				"6 POST src:1 msg:2 dest:-1 delay:0",
+				"7 CALL tid:1\t msg:1",
+				"8 POST src:1 msg:3 dest:-1 delay:0",
+				"9 RET tid:1\t msg:1",
+				"10 POST src:1 msg:4 dest:-1 delay:0",
+				"11 CALL tid:1\t msg:2", "12 RET tid:1\t msg:2",
+				"13 CALL tid:1\t msg:3", "14 RET tid:1\t msg:3",
+				"15 CALL tid:1\t msg:4", "16 RET tid:1\t msg:4"),
+			want: looperOps + `{"op":"thread_begin","t":"t1@5","src":"droidracer:5"}
+{"op":"send","t":"t1@5","q":"q100","e":"m1","external":true,"src":"droidracer:5"}
+{"op":"send","t":"t1@5","q":"q100","e":"m2","external":true,"src":"droidracer:6"}
+{"op":"thread_end","t":"t1@5","src":"droidracer:7"}
+{"op":"begin","t":"m1","thread":"t1","src":"droidracer:7"}
+{"op":"send","t":"m1","q":"q100","e":"m3","src":"droidracer:8"}
+{"op":"end","t":"m1","src":"droidracer:9"}
+{"op":"thread_begin","t":"t1@10","src":"droidracer:10"}
+{"op":"send","t":"t1@10","q":"q100","e":"m4","external":true,"src":"droidracer:10"}
+{"op":"thread_end","t":"t1@10","src":"droidracer:11"}
+{"op":"begin","t":"m2","thread":"t1","src":"droidracer:11"}
+{"op":"end","t":"m2","src":"droidracer:12"}
+{"op":"begin","t":"m3","thread":"t1","src":"droidracer:13"}
+{"op":"end","t":"m3","src":"droidracer:14"}
+{"op":"begin","t":"m4","thread":"t1","src":"droidracer:15"}
+{"op":"end","t":"m4","src":"droidracer:16"}
+`,
+		},
+		{
 			name: "ENABLE-EVENT -> TRIGGER-EVENT: waits before the post and at the trigger",
 			log: looper + lines(
 				"5 NATIVE-ENTRY tid:2thread-name:Binder Thread #1",
@@ -245,8 +275,10 @@ func TestImportMapping(t *testing.T) {
 {"op":"begin","t":"m1","thread":"t1","src":"droidracer:8"}
 {"op":"signal","t":"m1","m":"event@9","src":"droidracer:9"}
 {"op":"end","t":"m1","src":"droidracer:10"}
-{"op":"wait","t":"t1","m":"event@9","src":"droidracer:13"}
-{"op":"send","t":"t1","q":"q100","e":"m2","src":"droidracer:11"}
+{"op":"thread_begin","t":"t1@11","src":"droidracer:11"}
+{"op":"wait","t":"t1@11","m":"event@9","src":"droidracer:13"}
+{"op":"send","t":"t1@11","q":"q100","e":"m2","external":true,"src":"droidracer:11"}
+{"op":"thread_end","t":"t1@11","src":"droidracer:12"}
 {"op":"begin","t":"m2","thread":"t1","src":"droidracer:12"}
 {"op":"wait","t":"m2","m":"event@9","src":"droidracer:13"}
 {"op":"end","t":"m2","src":"droidracer:14"}
@@ -261,8 +293,10 @@ func TestImportMapping(t *testing.T) {
 				"8 TRIGGER-WINDOW-FOCUS tid:1 windowHash:1090940624",
 				"9 TRIGGER-WINDOW-FOCUS tid:1 windowHash:1090940625",
 				"10 RET tid:1\t msg:2"),
-			want: looperOps + `{"op":"send","t":"t1","q":"q100","e":"m2","src":"droidracer:5"}
-{"op":"signal","t":"t1","m":"focus@6","src":"droidracer:6"}
+			want: looperOps + `{"op":"thread_begin","t":"t1@5","src":"droidracer:5"}
+{"op":"send","t":"t1@5","q":"q100","e":"m2","external":true,"src":"droidracer:5"}
+{"op":"signal","t":"t1@5","m":"focus@6","src":"droidracer:6"}
+{"op":"thread_end","t":"t1@5","src":"droidracer:7"}
 {"op":"begin","t":"m2","thread":"t1","src":"droidracer:7"}
 {"op":"wait","t":"m2","m":"focus@6","src":"droidracer:8"}
 {"op":"wait","t":"m2","m":"unmatched@9","src":"droidracer:9"}
@@ -272,7 +306,7 @@ func TestImportMapping(t *testing.T) {
 		},
 		{
 			name: "lifecycle: intent ids become instances, untriggered enables all match, blank resume",
-			log: looper + lines(
+			log: lines("1 THREADINIT tid:1",
 				"5 ENABLE-LIFECYCLE tid:1 component: id:1 state:LAUNCH-ACT",
 				"6 ENABLE-LIFECYCLE tid:1 component: id:1 state:RESUME-ACT",
 				"7 INSTANCE-INTENT tid:1 instance:1091240216 intentId:1",
@@ -284,7 +318,8 @@ func TestImportMapping(t *testing.T) {
 				"13 TRIGGER-LIFECYCLE tid:1 component:Main id:1091240216 state:PAUSE-ACT",
 				"14 ENABLE-LIFECYCLE tid:1 component: id:0 state:RESUME-ACT",
 				"15 TRIGGER-LIFECYCLE tid:1 component:Main id:1091240216 state:RESUME-ACT"),
-			want: looperOps + `{"op":"signal","t":"t1","m":"lifecycle@5","src":"droidracer:5"}
+			want: `{"op":"thread_begin","t":"t1","src":"droidracer:1"}
+{"op":"signal","t":"t1","m":"lifecycle@5","src":"droidracer:5"}
 {"op":"signal","t":"t1","m":"lifecycle@6","src":"droidracer:6"}
 {"op":"wait","t":"t1","m":"lifecycle@5","src":"droidracer:8"}
 {"op":"wait","t":"t1","m":"lifecycle@6","src":"droidracer:9"}
@@ -319,8 +354,10 @@ func TestImportMapping(t *testing.T) {
 {"op":"begin","t":"m1","thread":"t1","src":"droidracer:5"}
 {"op":"signal","t":"m1","m":"idle@6","src":"droidracer:6"}
 {"op":"end","t":"m1","src":"droidracer:7"}
-{"op":"wait","t":"t1","m":"idle@6","src":"droidracer:10"}
-{"op":"send","t":"t1","q":"q100/idle","e":"m2","src":"droidracer:8"}
+{"op":"thread_begin","t":"t1@8","src":"droidracer:8"}
+{"op":"wait","t":"t1@8","m":"idle@6","src":"droidracer:10"}
+{"op":"send","t":"t1@8","q":"q100/idle","e":"m2","src":"droidracer:8"}
+{"op":"thread_end","t":"t1@8","src":"droidracer:9"}
 {"op":"begin","t":"m2","thread":"t1","src":"droidracer:9"}
 {"op":"wait","t":"m2","m":"idle@6","src":"droidracer:10"}
 {"op":"end","t":"m2","src":"droidracer:11"}

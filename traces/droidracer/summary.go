@@ -24,6 +24,7 @@ type Summary struct {
 	Threads     int // thread_begin ops of DroidRacer threads (not brackets)
 	Loopers     int // of which loopers
 	Brackets    int // native brackets (each a short-lived thread)
+	Runs        int // runs of a looper's own ops between two events (each a short-lived thread)
 	Events      int // messages begun
 	Adjustments []Adjustment
 	Races       int // race witnesses in DroidRacer's report; -1 without a report
@@ -133,8 +134,8 @@ func (s *Summary) WriteText(w io.Writer) error {
 	for _, n := range s.Ops {
 		total += n
 	}
-	fmt.Fprintf(&b, "\nwritten: %d ops; %d threads (%d loopers), %d native brackets, %d events\n",
-		total, s.Threads, s.Loopers, s.Brackets, s.Events)
+	fmt.Fprintf(&b, "\nwritten: %d ops; %d threads (%d loopers), %d native brackets, %d looper runs between events, %d events\n",
+		total, s.Threads, s.Loopers, s.Brackets, s.Runs, s.Events)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for k := traces.Kind(1); int(k) < traces.NumKinds; k++ {
 		if s.Ops[k] > 0 {
