@@ -10,7 +10,8 @@ import (
 	"github.com/licorice-dev/licorice/traces"
 )
 
-// FuzzImport feeds arbitrary logs to Read and Import: neither may panic, a
+// FuzzImport feeds arbitrary logs to Read and Import (with the lifecycle
+// orders for inputs of odd length): neither may panic, a
 // log Read rejects is rejected with a *traces.LineError naming the file (and
 // the line, unless the input could not be read at all), a
 // log Read accepts imports, and the trace Import writes reads back valid.
@@ -41,7 +42,7 @@ func FuzzImport(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.Import(context.Background(), w, syms); err != nil {
+		if _, err := l.ImportWith(context.Background(), w, syms, Options{Lifecycle: len(data)%2 == 1}); err != nil {
 			t.Fatalf("Import: %v", err)
 		}
 		if err := w.Close(); err != nil {

@@ -21,14 +21,29 @@ func Header(app string) *traces.Header {
 	}
 }
 
+// Options select the optional parts of the mapping (docs/droidracer.md).
+// The zero Options is the plain mapping.
+type Options struct {
+	// Lifecycle adds the orders of Android's activity lifecycle, as
+	// DroidRacer's activity state machine has them: each lifecycle
+	// callback of an activity instance after the one before it
+	// (launch, resume, pause, stop, destroy, ...), as signals and waits.
+	Lifecycle bool
+}
+
 // Import writes the log's trace to w as licorice operations, in log order;
 // w's Syms must come from syms. Every op is checked with a
 // [traces.Validator] before it is written: a line that cannot be mapped to
 // a valid op is an error naming that line, and nothing after it is written.
 // Import does not close w.
 func (l *Log) Import(ctx context.Context, w *traces.Writer, syms *traces.Symbols) (*Summary, error) {
+	return l.ImportWith(ctx, w, syms, Options{})
+}
+
+// ImportWith is Import with options.
+func (l *Log) ImportWith(ctx context.Context, w *traces.Writer, syms *traces.Symbols, opts Options) (*Summary, error) {
 	im := &importer{
-		l: l, p: l.makePlan(), syms: syms, w: w, val: traces.NewValidator(syms),
+		l: l, p: l.makePlan(opts), syms: syms, w: w, val: traces.NewValidator(syms), opts: opts,
 		threads: map[int64]*thread{}, attached: map[string]bool{}, sent: map[int64]bool{}, called: map[int64]bool{},
 		locks: map[string]*heldLock{}, taskLocks: map[string][]string{}, aliases: map[string]int{},
 		exitAfter: map[int]threadKey{}, kw: keywordStats{}, unknown: keywordStats{},
@@ -65,6 +80,7 @@ func (l *Log) Import(ctx context.Context, w *traces.Writer, syms *traces.Symbols
 
 type importer struct {
 	l    *Log
+	opts Options
 	p    *plan
 	syms *traces.Symbols
 	w    *traces.Writer
@@ -582,7 +598,15 @@ func (im *importer) post(i int, r *record) error {
 			return err
 		}
 	}
-	return im.send(t, msg, r)
+	if err := im.send(t, msg, r); err != nil {
+		return err
+	}
+	for _, h := range im.p.postSignals[i] {
+		if err := im.emitName(traces.Signal, t, opSrc(r.id), h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (im *importer) call(r *record) error {
@@ -653,6 +677,11 @@ func (im *importer) endEvent(th *thread, r *record) error {
 	}
 	if err := im.release(th.event, r); err != nil {
 		return err
+	}
+	for _, h := range im.p.endSignals[th.call.num("msg")] {
+		if err := im.emitName(traces.Signal, th.event, opSrc(r.id), h); err != nil {
+			return err
+		}
 	}
 	ev := th.event
 	th.event, th.nested = "", 0

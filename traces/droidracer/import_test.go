@@ -14,6 +14,12 @@ import (
 // its ops (without the header) and the summary.
 func importText(t testing.TB, text string) (string, *Summary, error) {
 	t.Helper()
+	return importTextWith(t, text, Options{})
+}
+
+// importTextWith is importText with import options.
+func importTextWith(t testing.TB, text string, opts Options) (string, *Summary, error) {
+	t.Helper()
 	l, err := Read(context.Background(), strings.NewReader(text), "log")
 	if err != nil {
 		return "", nil, err
@@ -24,7 +30,7 @@ func importText(t testing.TB, text string) (string, *Summary, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := l.Import(context.Background(), w, syms)
+	sum, err := l.ImportWith(context.Background(), w, syms, opts)
 	if err != nil {
 		return "", nil, err
 	}
@@ -59,6 +65,7 @@ const looperOps = `{"op":"thread_begin","t":"t1","kind":"looper","src":"droidrac
 // its summary reports.
 type importCase struct {
 	name string
+	opts Options
 	log  string
 	want string // canonical JSONL of the ops
 	adj  []adjKind
@@ -68,7 +75,7 @@ func runImportCases(t *testing.T, tests []importCase) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, sum, err := importText(t, tt.log)
+			got, sum, err := importTextWith(t, tt.log, tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -403,6 +410,113 @@ func TestImportMapping(t *testing.T) {
 			log:  lines("1 THREADINIT tid:1", "2 FROBNICATE tid:1 x:1", "3 TRIGGER-BROADCAST tid:1 action:a component:1 intent:0 onRecLater:-1 state:ABC_NEW"),
 			want: `{"op":"thread_begin","t":"t1","src":"droidracer:1"}
 `,
+		},
+	})
+}
+
+// With Options.Lifecycle, the callbacks of one activity instance are
+// ordered as DroidRacer's activity state machine orders them.
+func TestImportLifecycle(t *testing.T) {
+	// An activity launched and resumed in one message, paused in a second,
+	// stopped and destroyed in a third; the binder thread posts all three.
+	// No trigger has an enable.
+	activity := looper + lines(
+		"5 NATIVE-ENTRY tid:2thread-name:Binder Thread #1", "6 POST src:2 msg:1 dest:-1 delay:0", "7 NATIVE-EXIT tid:2thread-name:Binder Thread #1",
+		"8 NATIVE-ENTRY tid:2thread-name:Binder Thread #1", "9 POST src:2 msg:2 dest:-1 delay:0", "10 NATIVE-EXIT tid:2thread-name:Binder Thread #1",
+		"11 CALL tid:1\t msg:1",
+		"12 TRIGGER-LIFECYCLE tid:1 component: id:1 state:LAUNCH-ACT",
+		"13 INSTANCE-INTENT tid:1 instance:77 intentId:1",
+		"14 TRIGGER-LIFECYCLE tid:1 component:Main id:77 state:RESUME-ACT",
+		"15 RET tid:1\t msg:1",
+		"16 NATIVE-ENTRY tid:2thread-name:Binder Thread #1", "17 POST src:2 msg:3 dest:-1 delay:0", "18 NATIVE-EXIT tid:2thread-name:Binder Thread #1",
+		"19 CALL tid:1\t msg:2",
+		"20 TRIGGER-LIFECYCLE tid:1 component:Main id:77 state:PAUSE-ACT",
+		"21 RET tid:1\t msg:2",
+		"22 CALL tid:1\t msg:3",
+		"23 TRIGGER-LIFECYCLE tid:1 component:Main id:77 state:STOP-ACT",
+		"24 TRIGGER-LIFECYCLE tid:1 component:Main id:77 state:DESTROY-ACT",
+		"25 RET tid:1\t msg:3")
+	const sends = `{"op":"thread_begin","t":"t2#5","name":"Binder Thread #1","src":"droidracer:5"}
+{"op":"send","t":"t2#5","q":"q100","e":"m1","src":"droidracer:6"}
+`
+	runImportCases(t, []importCase{
+		{
+			name: "without the option, triggers without enables wait for nothing",
+			log:  activity,
+			want: looperOps + sends + `{"op":"thread_end","t":"t2#5","src":"droidracer:7"}
+{"op":"thread_begin","t":"t2#8","name":"Binder Thread #1","src":"droidracer:8"}
+{"op":"send","t":"t2#8","q":"q100","e":"m2","src":"droidracer:9"}
+{"op":"thread_end","t":"t2#8","src":"droidracer:10"}
+{"op":"begin","t":"m1","thread":"t1","src":"droidracer:11"}
+{"op":"wait","t":"m1","m":"unmatched@12","src":"droidracer:12"}
+{"op":"wait","t":"m1","m":"unmatched@14","src":"droidracer:14"}
+{"op":"end","t":"m1","src":"droidracer:15"}
+{"op":"thread_begin","t":"t2#16","name":"Binder Thread #1","src":"droidracer:16"}
+{"op":"send","t":"t2#16","q":"q100","e":"m3","src":"droidracer:17"}
+{"op":"thread_end","t":"t2#16","src":"droidracer:18"}
+{"op":"begin","t":"m2","thread":"t1","src":"droidracer:19"}
+{"op":"wait","t":"m2","m":"unmatched@20","src":"droidracer:20"}
+{"op":"end","t":"m2","src":"droidracer:21"}
+{"op":"begin","t":"m3","thread":"t1","src":"droidracer:22"}
+{"op":"wait","t":"m3","m":"unmatched@23","src":"droidracer:23"}
+{"op":"wait","t":"m3","m":"unmatched@24","src":"droidracer:24"}
+{"op":"end","t":"m3","src":"droidracer:25"}
+`,
+			adj: []adjKind{adjTriggerWithoutEnable},
+		},
+		{
+			name: "resume -> pause -> stop: the end of each callback's event before the next callback, each post before the next",
+			opts: Options{Lifecycle: true},
+			log:  activity,
+			want: looperOps + sends + `{"op":"signal","t":"t2#5","m":"activity-post@14","src":"droidracer:6"}
+{"op":"thread_end","t":"t2#5","src":"droidracer:7"}
+{"op":"thread_begin","t":"t2#8","name":"Binder Thread #1","src":"droidracer:8"}
+{"op":"wait","t":"t2#8","m":"activity-post@14","src":"droidracer:20"}
+{"op":"send","t":"t2#8","q":"q100","e":"m2","src":"droidracer:9"}
+{"op":"signal","t":"t2#8","m":"activity-post@20","src":"droidracer:9"}
+{"op":"thread_end","t":"t2#8","src":"droidracer:10"}
+{"op":"begin","t":"m1","thread":"t1","src":"droidracer:11"}
+{"op":"wait","t":"m1","m":"unmatched@12","src":"droidracer:12"}
+{"op":"wait","t":"m1","m":"unmatched@14","src":"droidracer:14"}
+{"op":"signal","t":"m1","m":"activity@14","src":"droidracer:15"}
+{"op":"end","t":"m1","src":"droidracer:15"}
+{"op":"thread_begin","t":"t2#16","name":"Binder Thread #1","src":"droidracer:16"}
+{"op":"wait","t":"t2#16","m":"activity-post@20","src":"droidracer:23"}
+{"op":"send","t":"t2#16","q":"q100","e":"m3","src":"droidracer:17"}
+{"op":"thread_end","t":"t2#16","src":"droidracer:18"}
+{"op":"begin","t":"m2","thread":"t1","src":"droidracer:19"}
+{"op":"wait","t":"m2","m":"activity@14","src":"droidracer:20"}
+{"op":"signal","t":"m2","m":"activity@20","src":"droidracer:21"}
+{"op":"end","t":"m2","src":"droidracer:21"}
+{"op":"begin","t":"m3","thread":"t1","src":"droidracer:22"}
+{"op":"wait","t":"m3","m":"activity@20","src":"droidracer:23"}
+{"op":"wait","t":"m3","m":"unmatched@24","src":"droidracer:24"}
+{"op":"end","t":"m3","src":"droidracer:25"}
+`,
+			adj: []adjKind{adjTriggerWithoutEnable},
+		},
+		{
+			name: "outside events the trigger signals; a transition the machine lacks orders nothing; enables are still waited for",
+			opts: Options{Lifecycle: true},
+			log: lines("1 THREADINIT tid:1",
+				"2 TRIGGER-LIFECYCLE tid:1 component: id:5 state:LAUNCH-ACT",
+				"3 TRIGGER-LIFECYCLE tid:1 component: id:5 state:STOP-ACT",
+				"4 ENABLE-LIFECYCLE tid:1 component: id:5 state:PAUSE-ACT",
+				"5 TRIGGER-LIFECYCLE tid:1 component: id:5 state:PAUSE-ACT",
+				"6 TRIGGER-LIFECYCLE tid:1 component: id:6 state:LAUNCH-ACT",
+				"7 TRIGGER-LIFECYCLE tid:1 component: id:6 state:RESUME-ACT",
+				"8 TRIGGER-LIFECYCLE tid:1 component: id:9 state:RESUME-ACT"),
+			want: `{"op":"thread_begin","t":"t1","src":"droidracer:1"}
+{"op":"wait","t":"t1","m":"unmatched@2","src":"droidracer:2"}
+{"op":"wait","t":"t1","m":"unmatched@3","src":"droidracer:3"}
+{"op":"signal","t":"t1","m":"lifecycle@4","src":"droidracer:4"}
+{"op":"wait","t":"t1","m":"lifecycle@4","src":"droidracer:5"}
+{"op":"signal","t":"t1","m":"activity@6","src":"droidracer:6"}
+{"op":"wait","t":"t1","m":"unmatched@6","src":"droidracer:6"}
+{"op":"wait","t":"t1","m":"activity@6","src":"droidracer:7"}
+{"op":"wait","t":"t1","m":"unmatched@8","src":"droidracer:8"}
+`,
+			adj: []adjKind{adjTriggerWithoutEnable},
 		},
 	})
 }

@@ -30,6 +30,12 @@ type plan struct {
 	signals   map[int]string     // record -> the handle its op signals
 	waits     map[int][]string   // record -> the handles its op waits on (present even if none)
 	postWaits map[int][]postWait // POST record -> waits to place before its send
+
+	// With Options.Lifecycle, the orders of the activity state machine
+	// (see lifecycle): signals placed at the end of an event and right
+	// after a send.
+	endSignals  map[int64][]string // msg -> handles its event signals just before it ends
+	postSignals map[int][]string   // POST record -> handles its task signals right after the send
 }
 
 // threadKey names one thread: a thread id can be used again after its
@@ -68,13 +74,17 @@ type queuePlan struct {
 }
 
 // makePlan walks the records once.
-func (l *Log) makePlan() *plan {
+func (l *Log) makePlan(opts Options) *plan {
 	p := &plan{
 		looper: map[threadKey]bool{}, callTid: map[int64]int64{}, queue: map[int64]string{},
 		postRec: map[int64]int{}, nested: map[int64]int64{}, lastRec: map[threadKey]int{},
 		owner: map[int]int64{}, attachAt: map[int]string{}, attachAtBegin: map[threadKey][]string{},
 		queueOwner: map[string]threadKey{}, idleQueue: map[string]bool{}, signals: map[int]string{}, waits: map[int][]string{},
-		postWaits: map[int][]postWait{},
+		postWaits: map[int][]postWait{}, endSignals: map[int64][]string{}, postSignals: map[int][]string{},
+	}
+	var activities *lifecycle
+	if opts.Lifecycle {
+		activities = newLifecycle()
 	}
 	inBracket := map[int64]bool{}
 	curMsg := map[int64]int64{} // tid -> message it runs
@@ -214,10 +224,17 @@ func (l *Log) makePlan() *plan {
 		if sig != "" {
 			p.signals[i] = sig
 		}
+		if activities != nil {
+			msg, running := curMsg[tid]
+			if !running || inBracket[tid] || depth[tid] > 0 {
+				msg = -1
+			}
+			activities.step(p, r, i, msg)
+		}
 		if !isTrigger {
 			continue
 		}
-		p.waits[i] = handlesOf(waits)
+		p.waits[i] = append(handlesOf(waits), p.waits[i]...)
 		// The trigger runs in message msg: DroidRacer also orders each
 		// enable before msg's POST. Where the enable comes before that
 		// POST in the log, so does the wait that says so.

@@ -67,7 +67,8 @@ func randomLog(seed uint64, n int) string {
 		case 24:
 			line = fmt.Sprintf("ENABLE-LIFECYCLE tid:%d component: id:%d state:RESUME-ACT", tid(), rng.IntN(2))
 		case 25:
-			line = fmt.Sprintf("TRIGGER-LIFECYCLE tid:%d component:A id:%d state:RESUME-ACT", tid(), rng.IntN(2))
+			state := []string{"LAUNCH-ACT", "RESUME-ACT", "PAUSE-ACT", "STOP-ACT", "DESTROY-ACT"}[rng.IntN(5)]
+			line = fmt.Sprintf("TRIGGER-LIFECYCLE tid:%d component:A id:%d state:%s", tid(), []int{0, 1, 7}[rng.IntN(3)], state)
 		case 26:
 			line = fmt.Sprintf("ADD_IDLE_HANDLER idler:1 queue:%d", 100+rng.IntN(3))
 		case 27:
@@ -83,8 +84,8 @@ func randomLog(seed uint64, n int) string {
 }
 
 // Any log Read accepts imports to a valid trace, however its lines are
-// ordered: Import checks every op it writes, so an import that succeeds
-// wrote a valid trace.
+// ordered, with or without the lifecycle orders: Import checks every op it
+// writes, so an import that succeeds wrote a valid trace.
 func TestImportRandomLogs(t *testing.T) {
 	n := 2000
 	if testing.Short() {
@@ -92,8 +93,9 @@ func TestImportRandomLogs(t *testing.T) {
 	}
 	for seed := range uint64(n) {
 		log := randomLog(seed, 10+int(seed%150))
-		if _, _, err := importText(t, log); err != nil {
-			t.Fatalf("seed %d: %v\nlog:\n%s", seed, err, log)
+		opts := Options{Lifecycle: seed%2 == 1}
+		if _, _, err := importTextWith(t, log, opts); err != nil {
+			t.Fatalf("seed %d, %+v: %v\nlog:\n%s", seed, opts, err, log)
 		}
 	}
 }

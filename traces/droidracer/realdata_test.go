@@ -22,9 +22,13 @@ var realLogs = []struct {
 	app string
 	// what ABOUT.md says of the log
 	opLines, accessLines, events, races int
+	// lifecycle triggers without an enable that the lifecycle orders leave
+	// waiting for nothing: those run in the same message as the
+	// activity's trigger before them (program order orders them).
+	sameMessage int
 }{
-	{"RemindMe", 1123, 9405, 176, 54},
-	{"adobe-reader", 2671, 32188, 226, 125},
+	{"RemindMe", 1123, 9405, 176, 54, 1},       // 137 RESUME-ACT after 97 LAUNCH-ACT
+	{"adobe-reader", 2671, 32188, 226, 125, 2}, // 60 RESUME-ACT after 26 LAUNCH-ACT, 568 PAUSE-ACT after 549 RESUME-ACT
 }
 
 func readRealLog(t testing.TB, app string) *Log {
@@ -43,13 +47,18 @@ func readRealLog(t testing.TB, app string) *Log {
 
 func importLog(t testing.TB, l *Log, app string) ([]byte, *Summary) {
 	t.Helper()
+	return importLogWith(t, l, app, Options{})
+}
+
+func importLogWith(t testing.TB, l *Log, app string, opts Options) ([]byte, *Summary) {
+	t.Helper()
 	var buf bytes.Buffer
 	syms := traces.NewSymbols()
 	w, err := traces.NewWriter(&buf, traces.JSONL, Header(app), syms)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := l.Import(context.Background(), w, syms)
+	sum, err := l.ImportWith(context.Background(), w, syms, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,6 +181,22 @@ func TestImportRealLogs(t *testing.T) {
 			}
 			if _, err := asyncclock.Run(context.Background(), r, asyncclock.Config{}, nil); err != nil {
 				t.Errorf("the imported trace contradicts the causality model: %v", err)
+			}
+			// So is the trace with the lifecycle orders, which order the
+			// lifecycle triggers without an enable after the activity's
+			// trigger before them, in another message.
+			lc, lcSum := importLogWith(t, l, rl.app, Options{Lifecycle: true})
+			r, err = traces.NewReader(bytes.NewReader(lc), traces.WithName(rl.app+".lifecycle.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := asyncclock.Run(context.Background(), r, asyncclock.Config{}, nil); err != nil {
+				t.Errorf("with the lifecycle orders: %v", err)
+			}
+			for _, a := range lcSum.Adjustments {
+				if a.What == adjWhat[adjTriggerWithoutEnable] && a.Count != rl.sameMessage {
+					t.Errorf("with the lifecycle orders: %d x %s, want %d", a.Count, a.What, rl.sameMessage)
+				}
 			}
 
 			// What "licorice traces stat" says of the imported trace.
