@@ -39,10 +39,16 @@
 // is those values with the event's own last writes applied. Writes that
 // other tasks make meanwhile (a worker thread, a binder event) are theirs,
 // not the event's. The event is a GEN of c if c does not hold before and
-// holds after, a KILL if the reverse, a NOP otherwise (a condition that
-// cannot be decided, such as over a datum never written yet, does not
-// hold). A write outside any event, by a thread's own code, is a unit of
-// its own, a GEN or KILL like an event.
+// holds after, a KILL if the reverse, a NOP otherwise. If c cannot be
+// decided before the event — one of its data has no value yet, typically
+// a field of an object the event itself just created — the event is no
+// GEN: it initializes c. No other event can run before it and find c
+// false, since none could reach the object before it existed; reordered,
+// that event's symbolic names would bind another object, another logical
+// variable (the thesis' event consistency, §5.3.2; CAFA's
+// intra-event-allocation filter is the same idea for races). A write
+// outside any event, by a thread's own code, is a unit of its own, a GEN
+// or KILL like an event.
 //
 // # Where touches are in time
 //

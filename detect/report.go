@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -67,13 +68,20 @@ type Report struct {
 	Kind        Kind   `json:"kind"`        // the most severe kind among its findings
 	// Handlers are the two handlers, sorted (one for a violation that no
 	// event explains, or when both events run the same handler).
-	Handlers  []string    `json:"handlers"`
-	Condition Condition   `json:"condition"`
-	Findings  int         `json:"findings"` // pairs of events, over all traces
-	Kinds     []KindCount `json:"kinds"`    // findings by kind, most severe first
-	Traces    []string    `json:"traces"`   // the traces with a finding, in input order
-	Example   Instance    `json:"example"`  // the first finding of the most severe kind
-	HowToRead string      `json:"how_to_read"`
+	Handlers []string `json:"handlers"`
+	// Condition is the example's learned condition. Conditions on
+	// elements of one array ("a[0] != null", "a[1] != null") are one
+	// report: Pattern is then the condition with the indices as [i]
+	// ("a[i] != null") and Conditions the number of such conditions the
+	// report covers.
+	Condition  Condition   `json:"condition"`
+	Pattern    string      `json:"pattern,omitempty"`
+	Conditions int         `json:"conditions"`
+	Findings   int         `json:"findings"` // pairs of events, over all traces
+	Kinds      []KindCount `json:"kinds"`    // findings by kind, most severe first
+	Traces     []string    `json:"traces"`   // the traces with a finding, in input order
+	Example    Instance    `json:"example"`  // the first finding of the most severe kind
+	HowToRead  string      `json:"how_to_read"`
 }
 
 // KindCount is how many findings of a report are of a kind.
@@ -179,8 +187,14 @@ type groupKey struct {
 }
 
 func keyOf(in *Instance) groupKey {
-	return groupKey{handlers: strings.Join(instanceHandlers(in), " "), cond: in.spec.Text()}
+	return groupKey{handlers: strings.Join(instanceHandlers(in), " "), cond: Pattern(in.spec.Text())}
 }
+
+var arrayIndex = regexp.MustCompile(`\[[0-9]+\]`)
+
+// Pattern returns a condition's text with array indices as [i]: the
+// elements of one array are one datum as far as reports go.
+func Pattern(text string) string { return arrayIndex.ReplaceAllLiteralString(text, "[i]") }
 
 // instanceHandlers returns the distinct handlers of an instance's events,
 // sorted.
@@ -197,6 +211,7 @@ func instanceHandlers(in *Instance) []string {
 // reports.
 func group(instances []Instance) []*Report {
 	byKey := make(map[groupKey]*Report)
+	specs := make(map[*Report][]*learn.Condition)
 	var out []*Report
 	for i := range instances {
 		in := &instances[i]
@@ -209,9 +224,12 @@ func group(instances []Instance) []*Report {
 			byKey[k] = r
 			out = append(out, r)
 		}
+		if !slices.Contains(specs[r], in.spec) {
+			specs[r] = append(specs[r], in.spec)
+		}
 		r.Findings++
 		if in.Kind < r.Kind {
-			r.Kind, r.Example = in.Kind, *in
+			r.Kind, r.Example, r.Condition = in.Kind, *in, conditionOf(in.spec)
 		}
 		j := slices.IndexFunc(r.Kinds, func(kc KindCount) bool { return kc.Kind == in.Kind })
 		if j < 0 {
@@ -224,6 +242,10 @@ func group(instances []Instance) []*Report {
 		}
 	}
 	for _, r := range out {
+		r.Conditions = len(specs[r])
+		if p := Pattern(r.Condition.Text); p != r.Condition.Text {
+			r.Pattern = p
+		}
 		slices.SortFunc(r.Kinds, func(a, b KindCount) int { return cmp.Compare(a.Kind, b.Kind) })
 		r.HowToRead = howToRead(r)
 	}

@@ -16,6 +16,9 @@ type TextOptions struct {
 	Color bool
 	// Width is the column long lines are wrapped at (default 100).
 	Width int
+	// Full is how many reports are printed in full; the others get one
+	// line each. 0 prints every report in full.
+	Full int
 }
 
 // WriteText writes res for people: a summary, then each report with its
@@ -27,7 +30,15 @@ func WriteText(w io.Writer, res *Result, opts TextOptions) error {
 	}
 	p := &printer{w: bufio.NewWriter(w), opts: opts}
 	p.summary(res)
-	for _, r := range res.Reports {
+	for i, r := range res.Reports {
+		if opts.Full > 0 && i >= opts.Full {
+			if i == opts.Full {
+				p.line("")
+				p.line("%s, in short:", plural(len(res.Reports)-opts.Full, "more report"))
+			}
+			p.brief(r)
+			continue
+		}
 		p.line("")
 		p.report(r)
 	}
@@ -145,6 +156,9 @@ func (p *printer) report(r *Report) {
 	const in = "   "
 	ex := &r.Example
 	p.para(in, "condition  ", r.Condition.Text)
+	if r.Pattern != "" {
+		p.para(in, "           ", fmt.Sprintf("(for %s: %s)", plural(r.Conditions, "element condition"), r.Pattern))
+	}
 	p.para(in, "           ", fmt.Sprintf("learned from %s, confidence %s", plural(int(r.Condition.Support), "sample"),
 		strconv.FormatFloat(r.Condition.Confidence, 'g', 4, 64)))
 	p.para(in, "concrete   ", ex.Concrete+"   in "+filepath.Base(ex.Trace))
@@ -167,6 +181,11 @@ func (p *printer) report(r *Report) {
 	}
 	p.para(in, "seen       ", fmt.Sprintf("%s (%s) in %s", plural(r.Findings, "finding"), strings.Join(kinds, ", "), plural(len(r.Traces), "trace")))
 	p.para(in, "how        ", r.HowToRead)
+}
+
+// brief writes a report on one line.
+func (p *printer) brief(r *Report) {
+	p.line("#%d %s  %s on %s (%s)", r.ID, p.kind(r.Kind), strings.Join(r.Handlers, " × "), r.Condition.Text, plural(r.Findings, "finding"))
 }
 
 // event writes one event of an example: what it is, what it did to the

@@ -244,7 +244,10 @@ func (t *tracker) close(opens []openTouch, unitOf func() int32) {
 	for _, ot := range opens {
 		c := t.conds.list[ot.cond]
 		n := len(c.locs)
-		before := t.holds(c, ot.vals[:n])
+		before, known := c.eval.EvalTrace(ot.vals[:n], t.syms)
+		if !known {
+			continue // a datum had no value yet: the event initializes c
+		}
 		after := t.holds(c, ot.vals[n:])
 		var r role
 		switch {
@@ -260,8 +263,8 @@ func (t *tracker) close(opens []openTouch, unitOf func() int32) {
 	}
 }
 
-// holds evaluates c on vals; a condition that cannot be decided (a datum
-// without a value yet) does not hold.
+// holds evaluates c on vals; a condition that cannot be decided does not
+// hold.
 func (t *tracker) holds(c *cond, vals []traces.Value) bool {
 	h, ok := c.eval.EvalTrace(vals, t.syms)
 	return h && ok

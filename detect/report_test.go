@@ -1,0 +1,80 @@
+package detect
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// TestArrayElements: conditions on two elements of one array, each
+// required by one event and killed by a concurrent one, are one report.
+func TestArrayElements(t *testing.T) {
+	s := newScript().write("main", "[0]", o2).write("main", "[1]", o2)
+	s.worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+	s.run("E1", "Act.onEnd", rd("[0]", o2), rd("[1]", o2))
+	s.run("E2", "Act.onLoad", wr("[0]", null), wr("[1]", null))
+	path := s.file(t, t.TempDir(), "a.jsonl")
+	sp := makeSpec(t,
+		specCond{handler: "Act.onEnd", template: "nonnull", vars: []string{"this[0]"}},
+		specCond{handler: "Act.onEnd", template: "nonnull", vars: []string{"this[1]"}})
+	res, err := Detect(context.Background(), sp, []string{path}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Reports) != 1 {
+		t.Fatalf("%d reports, want 1", len(res.Reports))
+	}
+	r := res.Reports[0]
+	if r.Findings != 2 || r.Conditions != 2 || r.Pattern != "Act.onEnd: this[i] != null" || r.Condition.Text != "Act.onEnd: this[0] != null" {
+		t.Errorf("report: %d findings, %d conditions, pattern %q, condition %q", r.Findings, r.Conditions, r.Pattern, r.Condition.Text)
+	}
+}
+
+// TestRank checks the order of reports: kind first, then support, then
+// findings, then names.
+func TestRank(t *testing.T) {
+	mk := func(kind Kind, support int64, findings int, h string) *Report {
+		return &Report{Kind: kind, Condition: Condition{Support: support, Text: "c"}, Findings: findings, Handlers: []string{h}}
+	}
+	rs := []*Report{
+		mk(GenKill, 900, 9, "a"), mk(GenReq, 10, 1, "b"), mk(ReqKill, 10, 1, "c"), mk(ReqKill, 50, 1, "d"),
+		mk(Violation, 1, 1, "e"), mk(ReqKill, 50, 3, "f"), mk(ReqKill, 50, 3, "e"),
+	}
+	rank(rs)
+	var got []string
+	for i, r := range rs {
+		if r.ID != i+1 {
+			t.Errorf("report %d has id %d", i, r.ID)
+		}
+		got = append(got, r.Handlers[0])
+	}
+	if want := []string{"e", "e", "f", "d", "c", "b", "a"}; !slices.Equal(got, want) {
+		t.Errorf("order %q, want %q", got, want)
+	}
+}
+
+// TestDeterministic: the same input gives the same bytes, whatever the
+// number of workers.
+func TestDeterministic(t *testing.T) {
+	sp, trace := goldenInput(t)
+	var outs []string
+	for _, workers := range []int{1, 2, 4} {
+		res, err := Detect(context.Background(), sp, []string{trace, trace, trace}, Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b []byte
+		buf := &bytesBuffer{b: b}
+		if err := WriteJSON(buf, res, "s"); err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, string(buf.b))
+	}
+	if outs[0] != outs[1] || outs[0] != outs[2] {
+		t.Error("the output depends on the number of workers")
+	}
+}
+
+type bytesBuffer struct{ b []byte }
+
+func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
