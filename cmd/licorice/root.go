@@ -34,6 +34,8 @@ exact happens-before engine, AsyncClock, with a race detector of its own
 		newSpecCmd(),
 		newTemplatesCmd(),
 		newDetectCmd(),
+		newDemoCmd(),
+		newEvalCmd(),
 		newRacesCmd(),
 		newHBCmd(),
 	)
