@@ -10,7 +10,11 @@ import (
 	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
-var equivN = flag.Int("equiv", 0, "number of random traces per shape in the equivalence test (0: by -short)")
+// The equivalence tests run a few seconds' worth of traces with -short, a
+// few more by default, and as many as -equiv says for a long run:
+//
+//	go test ./detect/asyncclock -run Equivalence -equiv 5000
+var equivN = flag.Int("equiv", 0, "number of random traces per shape in the equivalence tests (0: by -short)")
 
 // checkEquivalent fails t with a minimal trace if the engines disagree on tr.
 func checkEquivalent(t *testing.T, name string, tr *trace, window time.Duration) {
@@ -26,8 +30,11 @@ func checkEquivalent(t *testing.T, name string, tr *trace, window time.Duration)
 
 func TestEquivalenceRandom(t *testing.T) {
 	n := 300
-	if *equivN > 0 {
+	switch {
+	case *equivN > 0:
 		n = *equivN
+	case testing.Short():
+		n = 60
 	}
 	shapes := []genConfig{
 		{ops: 120, workers: 2, loopers: 2, binders: 2},
