@@ -53,9 +53,10 @@ func (w *walk) through(p *event) error {
 	return w.priority(p.send)
 }
 
-// finish returns the state at p's finish — end(p), or run(p) for a removed
-// p, which it resolves — or nil if p needs no look (it is absorbed) or, in
-// final mode, never finished.
+// finish returns the time at p's finish — end(p), or run(p) for a removed
+// p, which it resolves — or nil if p needs no look (it was reclaimed after
+// its looper's window clock absorbed it) or did not finish (final and
+// tentative walks).
 func (w *walk) finish(p *event, rule Rule) (*Time, error) {
 	if p.absorbed && p.refs == 0 {
 		return nil, nil // reclaimed: every begin of its looper knows it (the window clock)
@@ -85,8 +86,8 @@ func (w *walk) finish(p *event, rule Rule) (*Time, error) {
 	return &p.end, nil
 }
 
-// pred makes st know that p finished, if it did not; it reports whether
-// st changed.
+// pred makes the start being built know that p finished, if it did not;
+// it reports whether the start grew.
 func (w *walk) pred(p *event, rule Rule) (bool, error) {
 	if p.finished() && w.b.covers(p.endEpoch()) {
 		return false, nil
@@ -128,7 +129,7 @@ func (w *walk) conflict(p *event, rule Rule) error {
 	}
 }
 
-// priority joins into st the PRIORITY predecessors of the walk's event:
+// priority joins into the start the PRIORITY predecessors of the walk's event:
 // the events sent to its queue before it (as far as send, its send's
 // time, knows) that Table 3.1 runs first. It walks, for each chain that
 // sent to the queue, that chain's async-before list back from the last
@@ -330,7 +331,7 @@ func (w *walk) walkList(l *sendList, v Clock, open uint8) error {
 	}
 }
 
-// atFrontList joins into st the ends of all entries of l up to index i of
+// atFrontList joins into the start the ends of all entries of l up to index i of
 // the at-front category of entry i: each precedes the walk's event. The
 // joins are cached per entry (thesis §4.3.2: "caching the join of the
 // logical times of all AtFront events sent along a chain").
@@ -416,7 +417,7 @@ func (w *walk) atFront() (bool, error) {
 }
 
 // atomic applies ATOMIC for an op of the walk's event on looper th: every
-// other event of th whose begin st knows has ended. The events of th
+// other event of th whose begin the start knows has ended. The events of th
 // whose begin a time knows but not their end are read off its clock: for
 // a chain of th, the event whose interval holds the clock (the
 // generalized AsyncClock of thesis §4.3.2, kept implicitly).
