@@ -8,31 +8,27 @@ import (
 	"testing"
 )
 
-// found runs detection on the trace s builds and returns its findings as
-// "KIND A B" (event ids, the earlier first), in report order within the
-// trace.
+// found runs the passes and checks on the trace s builds and returns
+// the findings as "KIND A B" (event ids, the earlier first), condition by
+// condition, each in trace order.
 func found(t *testing.T, s *script, cs ...specCond) []string {
 	t.Helper()
-	tr := analyzeScript(t, s, cs...)
+	a, err := passes(context.Background(), makeSpec(t, cs...), s.file(t, t.TempDir(), "t.jsonl"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []string
-	for _, in := range tr.instances {
-		ids := []string{in.Kind.String()}
-		for _, e := range in.Events {
-			ids = append(ids, e.ID)
+	for _, f := range a.findings {
+		ids := []string{f.kind.String()}
+		for _, ti := range []int32{f.a, f.b} {
+			if ti >= 0 {
+				u := a.tk.units[a.conds.list[f.cond].touches[ti].unit]
+				ids = append(ids, a.tk.syms.String(u.task))
+			}
 		}
 		out = append(out, strings.Join(ids, " "))
 	}
 	return out
-}
-
-func analyzeScript(t *testing.T, s *script, cs ...specCond) *traceResult {
-	t.Helper()
-	path := s.file(t, t.TempDir(), "t.jsonl")
-	tr, err := analyze(context.Background(), makeSpec(t, cs...), path, &Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
 }
 
 func TestChecks(t *testing.T) {

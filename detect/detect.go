@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,7 +130,7 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 	if len(sp.Conditions()) == 0 {
 		res.Warnings = append(res.Warnings, "the spec has no enabled conditions: nothing can be found")
 	}
-	var instances []Instance
+	var recs []record
 	allowed := make([]map[groupKey]bool, 0)
 	if opts.Allow != nil {
 		for _, r := range opts.Allow.Rules {
@@ -139,7 +141,7 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 	all := map[groupKey]bool{}
 	for _, tr := range results {
 		res.Traces = append(res.Traces, tr.stats)
-		instances = append(instances, tr.instances...)
+		recs = append(recs, tr.records...)
 		for _, a := range tr.allowed {
 			res.Allowed[a.rule].Findings++
 			allowed[a.rule][a.key] = true
@@ -154,7 +156,7 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 		res.Allowed[i].Reports = len(allowed[i])
 	}
 	res.AllowedReports = len(all)
-	res.Reports = group(instances)
+	res.Reports = group(recs)
 	if opts.Explain {
 		for _, r := range res.Reports {
 			if err := explain(ctx, &r.Example, opts.Window); err != nil {
@@ -208,9 +210,9 @@ func eventRef(e races.EventRef) string {
 
 // traceResult is what one trace gave.
 type traceResult struct {
-	stats     TraceStats
-	instances []Instance
-	allowed   []allowedFinding
+	stats   TraceStats
+	records []record
+	allowed []allowedFinding
 }
 
 type allowedFinding struct {
@@ -218,8 +220,8 @@ type allowedFinding struct {
 	key  groupKey
 }
 
-// analyze detects on one trace and turns its findings into instances,
-// less those the allow-list suppresses.
+// analyze detects on one trace and turns its findings into records for
+// grouping, less those the allow-list suppresses.
 func analyze(ctx context.Context, sp *learn.Spec, path string, opts *Options) (*traceResult, error) {
 	a, err := passes(ctx, sp, path, opts.Window)
 	if err != nil {
@@ -227,20 +229,50 @@ func analyze(ctx context.Context, sp *learn.Spec, path string, opts *Options) (*
 	}
 	tr := &traceResult{stats: a.stats}
 	st := &tr.stats
+	type specInfo struct {
+		cond    Condition
+		pattern string
+	}
+	specs := map[*learn.Condition]*specInfo{}
+	examples := map[struct {
+		key  groupKey
+		kind Kind
+	}]bool{}
 	roles := map[int32]*roleCounts{}
+	var hs []string
 	for _, f := range a.findings {
-		in := a.tk.instance(f, sp.Catalog(), path, roles)
-		c := conditionOf(in.spec)
-		var hs []string
-		for _, e := range in.Events {
-			hs = append(hs, e.Handler)
+		c := a.conds.list[f.cond]
+		spec := specOf(f, c)
+		si := specs[spec]
+		if si == nil {
+			si = &specInfo{cond: conditionOf(spec)}
+			si.pattern = Pattern(si.cond.Text)
+			specs[spec] = si
 		}
-		if rule := opts.Allow.match(hs, &c); rule >= 0 {
-			tr.allowed = append(tr.allowed, allowedFinding{rule: rule, key: keyOf(&in)})
+		hs = hs[:0]
+		for _, ti := range []int32{f.a, f.b} {
+			if ti >= 0 {
+				hs = append(hs, a.tk.syms.String(c.touches[ti].handler))
+			}
+		}
+		distinct := slices.Compact(slices.Sorted(slices.Values(hs)))
+		key := groupKey{handlers: strings.Join(distinct, " "), cond: si.pattern}
+		if rule := opts.Allow.match(hs, &si.cond); rule >= 0 {
+			tr.allowed = append(tr.allowed, allowedFinding{rule: rule, key: key})
 			st.Allowed++
 			continue
 		}
-		tr.instances = append(tr.instances, in)
+		rc := record{key: key, handlers: distinct, kind: f.kind, trace: path, spec: spec}
+		ek := struct {
+			key  groupKey
+			kind Kind
+		}{key, f.kind}
+		if !examples[ek] {
+			examples[ek] = true
+			in := a.tk.instance(f, sp.Catalog(), path, roles)
+			rc.example = &in
+		}
+		tr.records = append(tr.records, rc)
 		st.Findings++
 	}
 	return tr, nil

@@ -202,16 +202,6 @@ func (t *tracker) instance(f finding, cat *invariants.Catalog, path string, role
 		pair = append(pair, tc)
 		in.Events = append(in.Events, t.event(tc, &t.units[tc.unit]))
 	}
-	// The symbolic condition: the REQ's own, or for a GEN-KILL pair that
-	// of the condition's first REQ.
-	switch f.kind {
-	case ReqKill:
-		in.spec = c.touches[f.a].spec
-	case Violation, GenReq:
-		in.spec = c.touches[f.b].spec
-	default:
-		in.spec = firstReq(c).spec
-	}
 	if len(pair) == 2 && !before(pair[0], pair[1]) && !before(pair[1], pair[0]) {
 		in.Concurrent = t.why(&t.units[pair[0].unit], &t.units[pair[1].unit])
 	}
@@ -224,13 +214,21 @@ func (t *tracker) instance(f finding, cat *invariants.Catalog, path string, role
 	return in
 }
 
-func firstReq(c *cond) *touch {
+// specOf returns the symbolic condition of a finding: the REQ's own, or
+// for a GEN-KILL pair that of the condition's first REQ.
+func specOf(f finding, c *cond) *learn.Condition {
+	switch f.kind {
+	case ReqKill:
+		return c.touches[f.a].spec
+	case Violation, GenReq:
+		return c.touches[f.b].spec
+	}
 	for i := range c.touches {
 		if c.touches[i].role == req {
-			return &c.touches[i]
+			return c.touches[i].spec
 		}
 	}
-	return nil
+	return nil // a condition exists only because some event requires it
 }
 
 // event describes touch tc of unit u.

@@ -120,8 +120,6 @@ type Instance struct {
 	Requires  []HandlerCount `json:"requires"`
 	Generates []HandlerCount `json:"generates"`
 	Kills     []HandlerCount `json:"kills"`
-
-	spec *learn.Condition
 }
 
 // Location is a concrete heap location: an object's field or a class's
@@ -183,11 +181,7 @@ type Point struct {
 // groupKey identifies a report.
 type groupKey struct {
 	handlers string // sorted, joined by " "
-	cond     string // the symbolic condition's text
-}
-
-func keyOf(in *Instance) groupKey {
-	return groupKey{handlers: strings.Join(instanceHandlers(in), " "), cond: Pattern(in.spec.Text())}
+	cond     string // the symbolic condition's Pattern
 }
 
 var arrayIndex = regexp.MustCompile(`\[[0-9]+\]`)
@@ -196,49 +190,49 @@ var arrayIndex = regexp.MustCompile(`\[[0-9]+\]`)
 // elements of one array are one datum as far as reports go.
 func Pattern(text string) string { return arrayIndex.ReplaceAllLiteralString(text, "[i]") }
 
-// instanceHandlers returns the distinct handlers of an instance's events,
-// sorted.
-func instanceHandlers(in *Instance) []string {
-	var hs []string
-	for _, e := range in.Events {
-		hs = append(hs, e.Handler)
-	}
-	slices.Sort(hs)
-	return slices.Compact(hs)
+// record is one finding as grouping needs it. example is its full form,
+// built only for the first finding of its group and kind in its trace:
+// the only ones that can be a report's example.
+type record struct {
+	key      groupKey
+	handlers []string // distinct, sorted
+	kind     Kind
+	trace    string
+	spec     *learn.Condition
+	example  *Instance
 }
 
-// group merges the instances of all traces, in input order, into ranked
+// group merges the findings of all traces, in input order, into ranked
 // reports.
-func group(instances []Instance) []*Report {
+func group(recs []record) []*Report {
 	byKey := make(map[groupKey]*Report)
 	specs := make(map[*Report][]*learn.Condition)
 	var out []*Report
-	for i := range instances {
-		in := &instances[i]
-		k := keyOf(in)
-		r := byKey[k]
+	for i := range recs {
+		rc := &recs[i]
+		r := byKey[rc.key]
 		if r == nil {
-			r = &Report{Handlers: instanceHandlers(in), Condition: conditionOf(in.spec), Kind: in.Kind, Example: *in}
-			sum := sha256.Sum256([]byte(k.handlers + "\x00" + k.cond))
+			r = &Report{Handlers: rc.handlers, Condition: conditionOf(rc.spec), Kind: rc.kind, Example: *rc.example}
+			sum := sha256.Sum256([]byte(rc.key.handlers + "\x00" + rc.key.cond))
 			r.Fingerprint = hex.EncodeToString(sum[:8])
-			byKey[k] = r
+			byKey[rc.key] = r
 			out = append(out, r)
 		}
-		if !slices.Contains(specs[r], in.spec) {
-			specs[r] = append(specs[r], in.spec)
+		if !slices.Contains(specs[r], rc.spec) {
+			specs[r] = append(specs[r], rc.spec)
 		}
 		r.Findings++
-		if in.Kind < r.Kind {
-			r.Kind, r.Example, r.Condition = in.Kind, *in, conditionOf(in.spec)
+		if rc.kind < r.Kind {
+			r.Kind, r.Example, r.Condition = rc.kind, *rc.example, conditionOf(rc.spec)
 		}
-		j := slices.IndexFunc(r.Kinds, func(kc KindCount) bool { return kc.Kind == in.Kind })
+		j := slices.IndexFunc(r.Kinds, func(kc KindCount) bool { return kc.Kind == rc.kind })
 		if j < 0 {
-			r.Kinds = append(r.Kinds, KindCount{Kind: in.Kind})
+			r.Kinds = append(r.Kinds, KindCount{Kind: rc.kind})
 			j = len(r.Kinds) - 1
 		}
 		r.Kinds[j].Findings++
-		if len(r.Traces) == 0 || r.Traces[len(r.Traces)-1] != in.Trace {
-			r.Traces = append(r.Traces, in.Trace)
+		if len(r.Traces) == 0 || r.Traces[len(r.Traces)-1] != rc.trace {
+			r.Traces = append(r.Traces, rc.trace)
 		}
 	}
 	for _, r := range out {
