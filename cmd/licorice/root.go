@@ -38,6 +38,7 @@ exact happens-before engine, AsyncClock, with a race detector of its own
 		newEvalCmd(),
 		newRacesCmd(),
 		newHBCmd(),
+		newCompareCmd(),
 	)
 	return root
 }

@@ -24,12 +24,18 @@ type Log struct {
 	Report *Report
 
 	records     []record
-	lines       int    // lines in the trace part
-	methodLines int    // "METHOD ENTRY/EXIT" lines (not imported)
-	methodFirst Line   // the first of them
-	other       []Line // stray lines in the trace part
-	reused      []int  // access records whose object address was reused
+	lines       int               // lines in the trace part
+	methodLines int               // "METHOD ENTRY/EXIT" lines (not imported)
+	methodFirst Line              // the first of them
+	other       []Line            // stray lines in the trace part
+	reused      []int             // access records whose object address was reused
+	classes     map[string]string // object name -> its class, as its accesses give it
 }
+
+// Class returns the class of an object of the imported trace, named as the
+// import names it ("0x4109c470", "0x4109c470#2"), as DroidRacer logged it
+// with its accesses; "" if the log has no access to it.
+func (l *Log) Class(obj string) string { return l.classes[obj] }
 
 // zstdMagic opens every zstd frame: logs may be stored compressed.
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
@@ -135,6 +141,7 @@ type incarnation struct {
 // touches its object's fields).
 func (l *Log) locate() {
 	objs := map[string][]incarnation{}
+	l.classes = map[string]string{}
 	for i := range l.records {
 		r := &l.records[i]
 		switch {
@@ -155,6 +162,7 @@ func (l *Log) locate() {
 			incs[len(incs)-1].last = i
 			objs[addr] = incs
 			r.obj = objectName(addr, len(incs))
+			l.classes[r.obj] = class
 		}
 	}
 	for i := range l.records {
