@@ -16,7 +16,7 @@ import (
 
 func newTracesImportCmd() *cobra.Command {
 	var from, out, app, format string
-	var quiet bool
+	var quiet, lifecycle bool
 	cmd := &cobra.Command{
 		Use:   "import --from droidracer LOG [-o OUT]",
 		Short: "Convert an execution log recorded by another tool into a licorice trace",
@@ -32,6 +32,9 @@ and the READ/WRITE lines of each ACCESS block reads and writes at that ACCESS.
 Every imported op keeps the log's id in its src ("droidracer:17",
 "droidracer:rw70"), and the trace is validated as it is written: an import
 either yields a valid trace or fails naming the log line it could not map.
+--lifecycle adds the orders of Android's activity lifecycle (each callback of
+an activity instance after the one before it, as DroidRacer's state machine
+has them), as signals and waits.
 
 The output format follows the name of OUT (.jsonl, .jsonl.zst, .lct); without
 -o the trace is written to standard output as JSON Lines. The output file
@@ -68,7 +71,7 @@ Example:
 			if !cmd.Flags().Changed("app") {
 				app = appOf(args[0])
 			}
-			return importDroidRacer(cmd, args[0], out, f, app, quiet)
+			return importDroidRacer(cmd, args[0], out, f, app, droidracer.Options{Lifecycle: lifecycle}, quiet)
 		},
 	}
 	cmd.Flags().StringVar(&from, "from", "", "the tool that recorded LOG (droidracer)")
@@ -76,6 +79,7 @@ Example:
 	cmd.Flags().StringVar(&format, "format", "", "output format: jsonl, jsonl.zst or lct (default: from the name of OUT, else jsonl)")
 	cmd.Flags().StringVar(&app, "app", "", "the app name for the trace header (default: the directory LOG is in)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not print the summary")
+	cmd.Flags().BoolVar(&lifecycle, "lifecycle", false, "add the orders of Android's activity lifecycle (docs/droidracer.md)")
 	return cmd
 }
 
@@ -89,7 +93,7 @@ func appOf(path string) string {
 	return dir
 }
 
-func importDroidRacer(cmd *cobra.Command, in, out string, f traces.Format, app string, quiet bool) error {
+func importDroidRacer(cmd *cobra.Command, in, out string, f traces.Format, app string, opts droidracer.Options, quiet bool) error {
 	ctx := cmd.Context()
 	src, err := os.Open(in)
 	if err != nil {
@@ -121,7 +125,7 @@ func importDroidRacer(cmd *cobra.Command, in, out string, f traces.Format, app s
 	if err != nil {
 		return err
 	}
-	sum, err := log.Import(ctx, w, syms)
+	sum, err := log.ImportWith(ctx, w, syms, opts)
 	if err != nil {
 		return err
 	}

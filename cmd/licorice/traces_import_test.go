@@ -17,11 +17,19 @@ func TestTracesImport(t *testing.T) {
 	if code != 0 || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "written: 10357 ops; 4 threads (1 loopers), 43 native brackets, 176 events") {
+	if !strings.Contains(stderr, "written: 10377 ops; 4 threads (1 loopers), 43 native brackets, 10 looper runs between events, 176 events") {
 		t.Errorf("summary:\n%s", stderr)
 	}
 	if _, stderr, code := tracesCLI(t, nil, "traces", "validate", out); code != 0 {
 		t.Errorf("validate: exit %d: %s", code, stderr)
+	}
+
+	// --lifecycle adds the activity lifecycle's orders, as signals and
+	// waits; RemindMe's STOP-ACT at op 651 then waits for its activity's
+	// pause (op 529), not for nothing.
+	stdout, stderr, code = tracesCLI(t, nil, "traces", "import", "--from", "droidracer", "-q", "--lifecycle", remindMe)
+	if code != 0 || stderr != "" || !strings.Contains(stdout, `{"op":"wait","t":"m78","m":"activity@529","src":"droidracer:651"}`) {
+		t.Errorf("--lifecycle: exit %d, stderr %q, no wait of op 651 for activity@529", code, stderr)
 	}
 
 	// Without -o: JSON Lines on standard output, the app from --app.
