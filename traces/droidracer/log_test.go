@@ -90,3 +90,21 @@ func TestReadStopsAtHBGraph(t *testing.T) {
 		t.Errorf("log without HB Graph: %v, report %v", err, l.Report)
 	}
 }
+
+// Class gives the class of each object the import names, incarnations of
+// one address apart.
+func TestClass(t *testing.T) {
+	l, err := Read(context.Background(), strings.NewReader(lines("1 THREADINIT tid:1",
+		"rwId:1 WRITE tid:1 obj:0x40 class:LA; field:8",
+		"rwId:2 WRITE tid:1 obj:0x40 class:LD; field:8",
+		"rwId:3 READ-STATIC tid:1 class:LS; field:3",
+		"2 ACCESS tid:1\t accessId:1")), "log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for obj, want := range map[string]string{"0x40": "LA;", "0x40#2": "LD;", "0x99": "", "LS;": ""} {
+		if got := l.Class(obj); got != want {
+			t.Errorf("Class(%q) = %q, want %q", obj, got, want)
+		}
+	}
+}
