@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	detectTrace = "../../detect/testdata/demo.jsonl"
+	detectSpec  = "../../detect/testdata/demo.spec.json"
+)
+
+func TestDetectCommand(t *testing.T) {
+	out, errs, code := tracesCLI(t, nil, "detect", "--spec", detectSpec, detectTrace)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"licorice detect: 4 reports (4 findings) in demo.jsonl",
+		"#1 precondition violation  Act.onPause × Act.onShow",
+		"#2 REQ-KILL  Act.onPause × Act.onUpdateResults",
+		"#3 GEN-REQ  Act.onLoad × Act.refresh",
+		"#4 GEN-KILL  Act.onClose × Act.onOpen",
+		"missing    E1 (Act.onUpdateResults) was sent at line 14 by thread T1",
+		"not checked: 1 condition disabled in the spec",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\033[") {
+		t.Error("colour escapes in output that is not a terminal")
+	}
+
+	// --exit-code: status 1 when something is reported.
+	if _, _, code := tracesCLI(t, nil, "detect", "--spec", detectSpec, "--exit-code", detectTrace); code != 1 {
+		t.Errorf("--exit-code: status %d, want 1", code)
+	}
+
+	// JSON and SARIF parse, and -o writes the file.
+	for _, format := range []string{"json", "sarif"} {
+		path := filepath.Join(t.TempDir(), "out."+format)
+		_, errs, code := tracesCLI(t, nil, "detect", "--spec", detectSpec, "--format", format, "-o", path, detectTrace)
+		if code != 0 {
+			t.Fatalf("%s: status %d: %s", format, code, errs)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		key := map[string]string{"json": "licorice_detect", "sarif": "version"}[format]
+		if doc[key] == nil {
+			t.Errorf("%s: no %q", format, key)
+		}
+	}
+
+	// An allow-list suppresses and counts.
+	allow := filepath.Join(t.TempDir(), "allow.txt")
+	os.WriteFile(allow, []byte("class Act # everything\n"), 0o644)
+	out, _, code = tracesCLI(t, nil, "detect", "--spec", detectSpec, "--allow", allow, detectTrace)
+	if code != 0 || !strings.Contains(out, "0 reports") || !strings.Contains(out, "allowed: 4 findings (4 reports)") {
+		t.Errorf("--allow: status %d:\n%s", code, out)
+	}
+}
+
+func TestDetectCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	badAllow := filepath.Join(dir, "allow.txt")
+	os.WriteFile(badAllow, []byte("handler a\npair x\n"), 0o644)
+	badTrace := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(badTrace, []byte(`{"licorice_trace":1}`+"\n"+`{"op":"end","t":"E1"}`+"\n"), 0o644)
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"detect", detectTrace}, 2, "--spec SPEC is required"},
+		{[]string{"detect", "--spec", detectSpec}, 2, "requires at least 1 arg"},
+		{[]string{"detect", "--spec", detectSpec, "--format", "xml", detectTrace}, 2, `--format "xml"`},
+		{[]string{"detect", "--spec", detectSpec, "-"}, 2, "must be files"},
+		{[]string{"detect", "--spec", detectSpec, "--window", "-1s", detectTrace}, 2, "--window -1s"},
+		{[]string{"detect", "--spec", filepath.Join(dir, "none.json"), detectTrace}, 1, "none.json"},
+		{[]string{"detect", "--spec", detectSpec, "--allow", badAllow, detectTrace}, 1, "allow.txt:2: pair takes two handler patterns"},
+		{[]string{"detect", "--spec", detectSpec, badTrace}, 1, "bad.jsonl:2"},
+	}
+	for _, tt := range tests {
+		_, errs, code := tracesCLI(t, nil, tt.args...)
+		if code != tt.code || !strings.Contains(errs, tt.want) {
+			t.Errorf("%q: status %d, stderr %q; want %d and %q", tt.args, code, errs, tt.code, tt.want)
+		}
+	}
+}
+
+func TestDemoCommand(t *testing.T) {
+	keep := filepath.Join(t.TempDir(), "demo")
+	out, errs, code := tracesCLI(t, nil, "demo", "--runs", "12", "--actions", "250", "--keep", keep)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	for _, want := range []string{"licorice demo: MyTracks", "What happened:", "Try it yourself:", "The traces and the spec are in " + keep} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the demo does not say %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(keep, "mytracks.spec.json")); err != nil {
+		t.Errorf("--keep: %v", err)
+	}
+	if _, errs, code := tracesCLI(t, nil, "demo", "--app", "nosuch"); code != 2 || !strings.Contains(errs, "unknown app nosuch") {
+		t.Errorf("demo --app nosuch: status %d, %q", code, errs)
+	}
+}
+
+func TestEvalCommand(t *testing.T) {
+	out, errs, code := tracesCLI(t, nil, "eval", "--app", "eventracer", "--train-runs", "6", "--train-actions", "150",
+		"--test-runs", "1", "--test-actions", "150", "--format", "json")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	var tab struct {
+		Rows []struct {
+			App string `json:"app"`
+		} `json:"apps"`
+	}
+	if err := json.Unmarshal([]byte(out), &tab); err != nil || len(tab.Rows) != 1 || tab.Rows[0].App != "eventracer" {
+		t.Errorf("eval --format json: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{
+		{"eval", "--test-runs", "0"},
+		{"eval", "--format", "csv"},
+		{"eval", "--app", "nosuch"},
+	} {
+		if _, errs, code := tracesCLI(t, nil, args...); code != 2 {
+			t.Errorf("%q: status %d (%s), want 2", args, code, errs)
+		}
+	}
+}
