@@ -63,7 +63,8 @@ type touch struct {
 	// pos is the op number (from 1) that orders the touch among the
 	// others: a REQ's first read of the condition's data, a GEN's or
 	// KILL's last write to it. line and src are that op's. first and last
-	// are the numbers of the ops from and to are of.
+	// are the numbers of the touch's first and last ops (those of from
+	// and to).
 	pos         int64
 	first, last int64
 	line        int

@@ -127,11 +127,12 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 			}
 		}
 	}
-	if len(sp.Conditions()) == 0 {
+	enabled := len(sp.Conditions())
+	if enabled == 0 {
 		res.Warnings = append(res.Warnings, "the spec has no enabled conditions: nothing can be found")
 	}
 	var recs []record
-	allowed := make([]map[groupKey]bool, 0)
+	var allowed []map[groupKey]bool // per rule, the reports it suppressed
 	if opts.Allow != nil {
 		for _, r := range opts.Allow.Rules {
 			res.Allowed = append(res.Allowed, RuleUse{Line: r.Line, Rule: r.Text})
@@ -148,7 +149,7 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 			all[a.key] = true
 			res.AllowedFindings++
 		}
-		if tr.stats.Conditions == 0 && len(sp.Conditions()) > 0 {
+		if tr.stats.Conditions == 0 && enabled > 0 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: no condition of the spec was realized (%d handler invocations): is the spec learned from this app?", tr.stats.File, tr.stats.Invocations))
 		}
 	}
@@ -233,11 +234,12 @@ func analyze(ctx context.Context, sp *learn.Spec, path string, opts *Options) (*
 		cond    Condition
 		pattern string
 	}
-	specs := map[*learn.Condition]*specInfo{}
-	examples := map[struct {
+	type example struct {
 		key  groupKey
 		kind Kind
-	}]bool{}
+	}
+	specs := map[*learn.Condition]*specInfo{}
+	examples := map[example]bool{}
 	roles := map[int32]*roleCounts{}
 	var hs []string
 	for _, f := range a.findings {
@@ -263,11 +265,7 @@ func analyze(ctx context.Context, sp *learn.Spec, path string, opts *Options) (*
 			continue
 		}
 		rc := record{key: key, handlers: distinct, kind: f.kind, trace: path, spec: spec}
-		ek := struct {
-			key  groupKey
-			kind Kind
-		}{key, f.kind}
-		if !examples[ek] {
+		if ek := (example{key, f.kind}); !examples[ek] {
 			examples[ek] = true
 			in := a.tk.instance(f, sp.Catalog(), path, roles)
 			rc.example = &in

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"testing"
@@ -63,18 +64,13 @@ func TestDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var b []byte
-		buf := &bytesBuffer{b: b}
-		if err := WriteJSON(buf, res, "s"); err != nil {
+		var b bytes.Buffer
+		if err := WriteJSON(&b, res, "s"); err != nil {
 			t.Fatal(err)
 		}
-		outs = append(outs, string(buf.b))
+		outs = append(outs, b.String())
 	}
 	if outs[0] != outs[1] || outs[0] != outs[2] {
 		t.Error("the output depends on the number of workers")
 	}
 }
-
-type bytesBuffer struct{ b []byte }
-
-func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
