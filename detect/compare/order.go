@@ -87,7 +87,7 @@ func (t *trace) order(ctx context.Context, pairs []*Pair) error {
 			k := [2]string{p.First.Event, p.Second.Event}
 			c, ok := explained[k]
 			if !ok {
-				r, err := t.reader()
+				r, err := t.eventReader()
 				if err != nil {
 					return err
 				}
