@@ -26,7 +26,6 @@ type trace struct {
 	locks   [][]traces.Sym      // locks[i]: the locks held by the task of ops[i]
 	looper  map[traces.Sym]bool // the looper threads
 	access  map[string]int      // the src of a read or write ("droidracer:rw70") -> its op
-	summary *droidracer.Summary
 }
 
 // importTrace imports log l with the given options and reads the trace
@@ -38,14 +37,13 @@ func importTrace(ctx context.Context, l *droidracer.Log, app string, opts droidr
 	if err != nil {
 		return nil, err
 	}
-	sum, err := l.ImportWith(ctx, w, syms, opts)
-	if err != nil {
+	if _, err := l.ImportWith(ctx, w, syms, opts); err != nil {
 		return nil, err
 	}
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
-	t := &trace{name: l.Name + " (imported)", text: buf.Bytes(), access: map[string]int{}, looper: map[traces.Sym]bool{}, summary: sum}
+	t := &trace{name: l.Name + " (imported)", text: buf.Bytes(), access: map[string]int{}, looper: map[traces.Sym]bool{}}
 	r, err := t.reader()
 	if err != nil {
 		return nil, err
@@ -170,7 +168,7 @@ func (t *trace) eventReader() (*traces.Reader, error) {
 
 func (t *trace) str(y traces.Sym) string { return t.syms.String(y) }
 
-// isEvent reports whether task y is an event.
+// isEvent reports whether ops[i] was made by an event.
 func (t *trace) isEvent(i int) bool { return t.threads[i] != t.ops[i].Task }
 
 // commonLocks returns the locks both ops i and j were made holding.
