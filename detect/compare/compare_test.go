@@ -105,16 +105,19 @@ func rules(steps []Step) string {
 	return strings.Join(s, " ")
 }
 
+// classCase is a log excerpt, the locations its comparison has, and more
+// to check of it.
+type classCase struct {
+	name  string
+	opts  droidracer.Options
+	log   string
+	want  []string // "<key> <verdict>/<reason>", in the comparison's order
+	check func(t *testing.T, c *Comparison)
+}
+
 // Each class of difference on a log excerpt made to show it.
 func TestCompareClasses(t *testing.T) {
-	tests := []struct {
-		name string
-		opts droidracer.Options
-		log  string
-		want []string
-		// check inspects the comparison further.
-		check func(t *testing.T, c *Comparison)
-	}{
+	tests := []classCase{
 		{
 			name: "the same race, and one licorice orders: the event that writes posts the one that reads",
 			log: looper + posts + lines(
@@ -218,13 +221,7 @@ func TestCompareClasses(t *testing.T) {
 		"rwId:2 READ tid:1 obj:0x50 class:LA; field:8", "19 ACCESS tid:1\t accessId:2",
 		"20 RET tid:1\t msg:2") + report(nil)
 	tests = append(tests,
-		struct {
-			name  string
-			opts  droidracer.Options
-			log   string
-			want  []string
-			check func(t *testing.T, c *Comparison)
-		}{
+		classCase{
 			name: "licorice only: the activity lifecycle",
 			log:  lifecycle,
 			want: []string{"0x50.8 licorice-only/lifecycle"},
@@ -234,13 +231,7 @@ func TestCompareClasses(t *testing.T) {
 				}
 			},
 		},
-		struct {
-			name  string
-			opts  droidracer.Options
-			log   string
-			want  []string
-			check func(t *testing.T, c *Comparison)
-		}{name: "with --lifecycle, no difference", opts: droidracer.Options{Lifecycle: true}, log: lifecycle},
+		classCase{name: "with --lifecycle, no difference", opts: droidracer.Options{Lifecycle: true}, log: lifecycle},
 	)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
