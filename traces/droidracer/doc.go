@@ -12,9 +12,13 @@
 // [Report] of race witnesses and their categories. [Log.Import] then maps the
 // trace, operation by operation, to licorice's model and writes it with a
 // [traces.Writer]; every op it writes is checked with a [traces.Validator]
-// first, so an imported trace always validates. The mapping, and every
-// choice it makes where a log breaks the trace contract, is written down in
-// docs/droidracer.md; [Summary] counts each of those choices for one log.
+// first, so an imported trace always validates. [Log.ImportWith] takes
+// [Options]: with Lifecycle, the import adds the orders of Android's
+// activity lifecycle, as DroidRacer's activity state machine has them. The
+// mapping, and every choice it makes where a log breaks the trace contract,
+// is written down in docs/droidracer.md; [Summary] counts each of those
+// choices for one log. Package detect/compare compares licorice's races on
+// an imported log with DroidRacer's report.
 //
 // Every imported op keeps the id of the log line it comes from in its src:
 // "droidracer:17" for operation 17, "droidracer:rw70" for access rwId 70.
