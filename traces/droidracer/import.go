@@ -43,7 +43,7 @@ func (l *Log) Import(ctx context.Context, w *traces.Writer, syms *traces.Symbols
 // ImportWith is Import with options.
 func (l *Log) ImportWith(ctx context.Context, w *traces.Writer, syms *traces.Symbols, opts Options) (*Summary, error) {
 	im := &importer{
-		l: l, p: l.makePlan(opts), syms: syms, w: w, val: traces.NewValidator(syms), opts: opts,
+		l: l, p: l.makePlan(opts), syms: syms, w: w, val: traces.NewValidator(syms),
 		threads: map[int64]*thread{}, attached: map[string]bool{}, sent: map[int64]bool{}, called: map[int64]bool{},
 		locks: map[string]*heldLock{}, taskLocks: map[string][]string{}, aliases: map[string]int{},
 		exitAfter: map[int]threadKey{}, kw: keywordStats{}, unknown: keywordStats{},
@@ -80,7 +80,6 @@ func (l *Log) ImportWith(ctx context.Context, w *traces.Writer, syms *traces.Sym
 
 type importer struct {
 	l    *Log
-	opts Options
 	p    *plan
 	syms *traces.Symbols
 	w    *traces.Writer
@@ -322,18 +321,7 @@ func (im *importer) closeRun(th *thread, r *record) error {
 	if th.run == "" {
 		return nil
 	}
-	if len(th.rw) > 0 {
-		im.note(adjAccessWithoutACCESS, r)
-		if err := im.flush(th, th.run); err != nil {
-			return err
-		}
-	}
-	if err := im.release(th.run, r); err != nil {
-		return err
-	}
-	run := th.run
-	th.run = ""
-	return im.emit(traces.ThreadEnd, run, opSrc(r.id))
+	return im.endShortLived(th, &th.run, r)
 }
 
 // record imports record i.
@@ -711,18 +699,24 @@ func (im *importer) flush(th *thread, task string) error {
 
 // closeBracket ends th's native bracket.
 func (im *importer) closeBracket(th *thread, r *record) error {
+	return im.endShortLived(th, &th.bracket, r)
+}
+
+// endShortLived ends *task, a short-lived thread of th (its native bracket
+// or its run), at record r, with what it left open, and clears *task.
+func (im *importer) endShortLived(th *thread, task *string, r *record) error {
 	if len(th.rw) > 0 {
 		im.note(adjAccessWithoutACCESS, r)
-		if err := im.flush(th, th.bracket); err != nil {
+		if err := im.flush(th, *task); err != nil {
 			return err
 		}
 	}
-	if err := im.release(th.bracket, r); err != nil {
+	if err := im.release(*task, r); err != nil {
 		return err
 	}
-	b := th.bracket
-	th.bracket = ""
-	return im.emit(traces.ThreadEnd, b, opSrc(r.id))
+	t := *task
+	*task = ""
+	return im.emit(traces.ThreadEnd, t, opSrc(r.id))
 }
 
 // closeThread ends thread th at its THREADEXIT exit.
