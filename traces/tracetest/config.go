@@ -40,12 +40,25 @@ type Config struct {
 	Objects  int // objects that tasks keep using (older ones are forgotten)
 	Handlers int // distinct event handler names per class
 	Locks    int // distinct locks (taken in a fixed order, so nesting never deadlocks)
-	Handles  int // long-lived signal/wait handles (fresh ones are made as needed)
+	// ShortLocks keeps critical sections short: a lock is held for a few
+	// actions at most, and a worker does not sleep while it holds one.
+	// Without it a long-lived worker may hold a lock for much of its life,
+	// and the loopers that need it stall.
+	ShortLocks bool
+	Handles    int // long-lived signal/wait handles (fresh ones are made as needed)
 
 	// Time.
 	OpMicros      int // mean virtual time an operation takes, in µs
 	ExternalEvery int // mean virtual time between two external inputs, in ms (0: none)
 	SleepMillis   int // mean time a worker sleeps between two of its actions, in ms (0: never)
+
+	// Timers are periodic timers (an animation tick, a refresh, a poll):
+	// timer i posts an event to looper queue i (modulo their number) as
+	// soon as the queue is attached, with a delay of Send.Delays[i]
+	// (modulo their number; MaxDelay if there are none), and each of its
+	// events first posts the next one with the same delay, until the
+	// generation winds down.
+	Timers int
 
 	// Optional parts of operations.
 	Timestamps   float64 // fraction of operations with "ts"
@@ -79,10 +92,15 @@ type SendMix struct {
 	Async     float64 // fraction of sends that are asynchronous
 	ZeroDelay float64 // fraction of delayed sends with delay 0 (a plain post)
 	MaxDelay  int     // delays and at-time offsets are drawn from 1..MaxDelay ms
-	Burst     int     // a send action sends 1..Burst events to the same queue
-	Barrier   float64 // fraction of send actions to a looper queue that first place a sync barrier
-	Binder    float64 // fraction of sends that go to a binder queue
-	Self      float64 // fraction of an event's sends that go to its own looper's queues
+	// Delays, if not empty, are the only nonzero delays of delayed sends
+	// (each as likely), barriers' messages included, as in a program
+	// whose few postDelayed calls each use a constant. At-time offsets
+	// still come from MaxDelay.
+	Delays  []int
+	Burst   int     // a send action sends 1..Burst events to the same queue
+	Barrier float64 // fraction of send actions to a looper queue that first place a sync barrier
+	Binder  float64 // fraction of sends that go to a binder queue
+	Self    float64 // fraction of an event's sends that go to its own looper's queues
 	// External sends: ExternalTask is the fraction made by the input
 	// thread (with "t"); the others come from outside (no "t").
 	ExternalTask float64
@@ -168,13 +186,64 @@ func Android(events int, seed int64) Config {
 	}
 }
 
+// App is a preset for benchmarks shaped like the traces of thesis Table
+// 4.1 (20 Android apps under Monkey): a given number of events at a few
+// hundred per second of trace time, about 20 memory accesses each, on
+// loopers that keep up with their input, so that queues stay short and
+// no backlog builds up however long the trace. Six loopers (main serving
+// two queues), a binder queue with four threads, a pool of sixteen
+// long-lived workers that wait for work and post results back
+// (AsyncTask-style handoffs), user input at a human rate (every 150 ms),
+// three periodic timers (16, 100 and 300 ms), and posts that are mostly
+// plain, with the few distinct delays a program's postDelayed calls use.
+// docs/performance.md says how each figure was chosen. [Android] is the
+// wide, adversarial counterpart: random delays and loopers that fall
+// behind.
+func App(events int, seed int64) Config {
+	return Config{
+		Name:          "app",
+		Seed:          seed,
+		Events:        events,
+		Loopers:       6,
+		LooperQueues:  2,
+		BinderQueues:  1,
+		BinderThreads: 4,
+		Workers:       16,
+		MaxWorkers:    16,
+		EventActions:  22,
+		WorkerActions: 3000,
+		Mix: Mix{
+			Read: 240, Write: 100, Alloc: 16, Guard: 32, Relate: 16, Call: 24, Lock: 8,
+			Send: 8, Remove: 1, Signal: 8, Wait: 8, Fork: 1, Join: 0,
+		},
+		Send: SendMix{
+			AtFront: 0.01, AtTime: 0.02, Async: 0.05, ZeroDelay: 0.8, MaxDelay: 1000,
+			Delays: []int{16, 100, 300, 1000}, Burst: 2, Barrier: 0.01, Binder: 0.05, Self: 0.7,
+			ExternalTask: 0.5,
+		},
+		Classes:       20,
+		Objects:       200,
+		Handlers:      5,
+		Locks:         4,
+		ShortLocks:    true,
+		Handles:       8,
+		OpMicros:      50,
+		ExternalEvery: 150,
+		SleepMillis:   100,
+		Timers:        3,
+		Timestamps:    1,
+		Sources:       0.3,
+		AbsentValues:  0.02,
+	}
+}
+
 // normalized returns c with every value in range.
 func (c Config) normalized() Config {
 	counts := []*int{
 		&c.Events, &c.Ops, &c.Loopers, &c.LooperQueues, &c.BinderQueues, &c.BinderThreads,
 		&c.Workers, &c.MaxWorkers, &c.EventActions, &c.WorkerActions, &c.Classes, &c.Objects,
 		&c.Handlers, &c.Locks, &c.Handles, &c.OpMicros, &c.ExternalEvery, &c.SleepMillis,
-		&c.Send.MaxDelay, &c.Send.Burst,
+		&c.Send.MaxDelay, &c.Send.Burst, &c.Timers,
 		&c.Mix.Read, &c.Mix.Write, &c.Mix.Alloc, &c.Mix.Guard, &c.Mix.Relate, &c.Mix.Call,
 		&c.Mix.Lock, &c.Mix.Send, &c.Mix.Remove, &c.Mix.Signal, &c.Mix.Wait, &c.Mix.Fork, &c.Mix.Join,
 	}
@@ -201,6 +270,12 @@ func (c Config) normalized() Config {
 	c.WorkerActions = min(c.WorkerActions, 1<<16)
 	c.Send.MaxDelay = min(max(c.Send.MaxDelay, 1), 1<<30)
 	c.Send.Burst = min(max(c.Send.Burst, 1), 64)
+	delays := make([]int, 0, len(c.Send.Delays)) // a copy: the caller's slice stays theirs
+	for _, d := range c.Send.Delays {
+		delays = append(delays, min(max(d, 1), 1<<30))
+	}
+	c.Send.Delays = delays
+	c.Timers = min(c.Timers, 1<<10)
 	c.OpMicros = min(c.OpMicros, 1<<20)
 	c.ExternalEvery = min(c.ExternalEvery, 1<<20)
 	c.SleepMillis = min(c.SleepMillis, 1<<20)

@@ -40,10 +40,16 @@
 // [Small] is for equivalence and property tests: 150 events on two loopers
 // (main serving two queues), a binder queue with two threads and a few
 // workers, dense in rule situations, so a bug shows up within a few seeds.
-// [Android] is for benchmarks: an app-like trace of a given number of
-// events with about 20 memory accesses each (about 36 operations per
-// event), mostly plain posts, a few barriers, at-front and at-time sends.
-// Any field of a [Config] can be changed; see its documentation.
+// [App] is for benchmarks: a trace shaped like a real app's (thesis Table
+// 4.1) of a given number of events with about 20 memory accesses each:
+// loopers that keep up with their input at a few hundred events per
+// second, a pool of long-lived workers, periodic timers, human-rate input
+// and few distinct delays. [Android] is the wide, adversarial benchmark:
+// random delays, workers forked and joined all the time, loopers that fall
+// behind, so that most events are concurrent with most others (about 36
+// operations per event, mostly plain posts, a few barriers, at-front and
+// at-time sends). Any field of a [Config] can be changed; see its
+// documentation.
 //
 // # Use
 //

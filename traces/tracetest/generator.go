@@ -92,6 +92,7 @@ type event struct {
 	q       *queue
 	barrier int64 // the token of the sync barrier to remove when it runs or is removed; 0: none
 	pos     int   // index in Generator.pending
+	period  int   // a timer's event: its delay, in ms, with which it posts the next one; 0: none
 }
 
 type fresh struct {
@@ -532,6 +533,9 @@ func (g *Generator) begin(th *thread, q *queue, op *traces.Op) {
 	q.npending--
 	t := &task{id: mkName(nEvent, uint64(ev.num)), th: th, ev: ev, home: g.rng.IntN(g.cfg.Classes)}
 	t.left = g.actions(g.cfg.EventActions)
+	if ev.period > 0 { // a timer posts its next tick first thing
+		t.push(step{kind: sSend, q: q, n: ev.period})
+	}
 	if g.rng.IntN(10) != 0 { // most events run a handler
 		t.push(step{kind: sCall, n: g.rng.IntN(g.cfg.Handlers), left: t.left})
 		t.left = 0

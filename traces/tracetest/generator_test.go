@@ -39,12 +39,14 @@ func shapes(seed int64) map[string]Config {
 	crowded.Locks, crowded.Handles, crowded.Objects, crowded.Classes = 1, 1, 1, 1
 	fronts := small
 	fronts.Send.AtFront, fronts.Send.AtTime, fronts.Send.Barrier = 0.6, 0.3, 0.5
+	timers := small
+	timers.Timers, timers.Send.Delays, timers.ShortLocks = 3, []int{1, 3}, true
 	return map[string]Config{
 		"small": small, "android": Android(300, seed), "no-binder": noBinder,
 		"many-queues": manyQueues, "no-workers": noWorkers, "no-external": noExternal,
 		"only-outside": onlyOutside, "only-input": onlyInput, "no-mix": noMix,
 		"timeless": timeless, "errors": errs, "by-ops": byOps, "crowded": crowded,
-		"fronts": fronts, "zero": {Seed: seed},
+		"fronts": fronts, "timers": timers, "app": App(300, seed), "zero": {Seed: seed},
 	}
 }
 
@@ -369,6 +371,104 @@ func TestAndroidShape(t *testing.T) {
 	}
 	if begins < 3000*8/10 {
 		t.Errorf("%d of 3000 events ran", begins)
+	}
+}
+
+// TestAppShape checks what the App preset promises: about 20 memory
+// accesses per event, a few hundred events per second of trace time,
+// loopers that keep up (short queues, whatever the trace's length),
+// timers that tick all along, and only the preset's few delays.
+func TestAppShape(t *testing.T) {
+	events := 20000
+	if testing.Short() {
+		events = 4000
+	}
+	cfg := App(events, 5)
+	g := NewGenerator(cfg)
+	delays := map[int64]bool{0: true}
+	for _, d := range cfg.Send.Delays {
+		delays[int64(d)] = true
+	}
+	running := make(map[traces.Sym]bool)
+	accesses, begins, mostPending := 0, 0, 0
+	var op traces.Op
+	var last float64
+	for g.Next(&op) {
+		switch op.Kind {
+		case traces.Begin:
+			running[op.Task] = true
+			begins++
+		case traces.End:
+			delete(running, op.Task)
+		case traces.Read, traces.Write:
+			if running[op.Task] {
+				accesses++
+			}
+		case traces.Send:
+			if op.SendKind == traces.Delayed && !delays[op.Time] {
+				t.Errorf("a delay of %d ms, not one of %v", op.Time, cfg.Send.Delays)
+			}
+		}
+		if !g.stopping {
+			mostPending = max(mostPending, len(g.pending))
+		}
+		last = op.TS
+	}
+	if per := float64(accesses) / float64(begins); per < 18 || per > 24 {
+		t.Errorf("%.1f accesses per event, want about 20", per)
+	}
+	if rate := float64(begins) / (last / 1000); rate < 100 || rate > 500 {
+		t.Errorf("%.0f events per second of trace time, want a few hundred", rate)
+	}
+	if mostPending > 100 {
+		t.Errorf("up to %d events pending at once: the loopers fall behind", mostPending)
+	}
+	if begins < events*9/10 {
+		t.Errorf("%d of %d events ran", begins, events)
+	}
+}
+
+// TestTimers checks that a timer ticks with its period until the trace
+// winds down, and is never removed.
+func TestTimers(t *testing.T) {
+	cfg := Small(3)
+	cfg.Events = 2000
+	cfg.Timers, cfg.Send.Delays = 1, []int{7}
+	cfg.Send.ZeroDelay, cfg.Send.Barrier = 1, 0 // other delayed sends have no delay: every delay of 7 ms is a tick
+	cfg.Mix.Remove = 20
+	tr := Generate(cfg)
+	var ticks []float64 // when each tick was sent
+	timer := map[traces.Sym]bool{}
+	removed := 0
+	for i := range tr.Ops {
+		op := &tr.Ops[i]
+		switch op.Kind {
+		case traces.Send:
+			if op.SendKind == traces.Delayed && op.Time == 7 {
+				if len(ticks) > 0 && !timer[op.Task] {
+					t.Fatalf("line %d: a delay of 7 ms sent by %s, not by a tick", i+2, tr.Symbols.String(op.Task))
+				}
+				timer[op.Event] = true
+				ticks = append(ticks, op.TS)
+			}
+		case traces.Remove:
+			removed++
+			if timer[op.Event] {
+				t.Errorf("line %d: tick %s removed", i+2, tr.Symbols.String(op.Event))
+			}
+		}
+	}
+	if removed == 0 {
+		t.Fatal("no event removed: the test shows nothing")
+	}
+	if want := tr.Ops[len(tr.Ops)-1].TS / 7 / 2; float64(len(ticks)) < want {
+		t.Fatalf("%d ticks of the timer, want at least %.0f", len(ticks), want)
+	}
+	for i := 1; i < len(ticks); i++ {
+		// A tick is due its period after the ms its predecessor was sent in.
+		if gap := ticks[i] - ticks[i-1]; gap < 6 {
+			t.Fatalf("ticks %d and %d %.1f ms apart, want about the period (7 ms)", i-1, i, gap)
+		}
 	}
 }
 

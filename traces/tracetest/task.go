@@ -65,7 +65,7 @@ type step struct {
 	deref    bool
 	cond     traces.BranchCond
 	via      traces.RelateVia
-	n        int // handler, lock, class
+	n        int // handler, lock, class; sSend: a timer's period (ms), 0 for other sends
 	left     int // sCall, sLock: actions in the frame
 	obj      int64
 	q        *queue
@@ -158,7 +158,8 @@ func (g *Generator) plan(t *task) bool {
 	if t.th == g.input {
 		return g.planInput(t)
 	}
-	if t.ev == nil && t.th.kind == traces.Worker && g.cfg.SleepMillis > 0 && !g.stopping && g.rng.IntN(4) == 0 {
+	if t.ev == nil && t.th.kind == traces.Worker && g.cfg.SleepMillis > 0 && !g.stopping &&
+		!(g.cfg.ShortLocks && t.holdsLock()) && g.rng.IntN(4) == 0 {
 		t.th.wake = g.now + 1 + int64(g.rng.ExpFloat64()*float64(g.cfg.SleepMillis)*1000)
 		return false
 	}
@@ -207,6 +208,9 @@ const (
 	aFork
 	aJoin
 )
+
+// shortLock is the most actions a lock is held for with Config.ShortLocks.
+const shortLock = 4
 
 // planAction plans one action of t; left is the count of actions left in
 // t's innermost frame, which a new frame takes some of.
@@ -267,7 +271,11 @@ func (g *Generator) planAction(t *task, left *int) {
 				low = max(low, f.n)
 			}
 		}
-		k := rng.IntN(*left + 1)
+		k := *left
+		if g.cfg.ShortLocks {
+			k = min(k, shortLock)
+		}
+		k = rng.IntN(k + 1)
 		*left -= k
 		t.push(step{kind: sLock, n: low + rng.IntN(len(g.locks)-low), left: k})
 		return
@@ -400,6 +408,7 @@ func (g *Generator) exec(t *task, s *step, op *traces.Op) bool {
 	case sAttach:
 		s.q.attached = true
 		op.Kind, op.Queue = traces.Attach, in.sym(s.q.id)
+		g.startTimers(t, s.q)
 	case sThreadEnd:
 		g.threadEnd(t.th)
 		op.Kind = traces.ThreadEnd
@@ -584,6 +593,11 @@ func (g *Generator) send(t *task, s *step, op *traces.Op) bool {
 		q.fifo = append(q.fifo, ev)
 	} else {
 		switch u := rng.Float64(); {
+		case s.n > 0: // a timer's next tick: a plain delayed post
+			ev.period = s.n
+			op.Async = false
+			op.Time = int64(s.n)
+			q.mq.Post(msgqueue.ID(ev.num), nowMs+op.Time, false)
 		case s.barrier:
 			// A sync barrier, and the async message whose run removes it
 			// (as a view traversal does). Messages due later that are sync
@@ -592,7 +606,13 @@ func (g *Generator) send(t *task, s *step, op *traces.Op) bool {
 			g.nextBarrier++
 			q.mq.PostBarrier(msgqueue.ID(-ev.barrier), nowMs)
 			op.Async = true
-			op.Time = int64(rng.IntN(send.MaxDelay + 1))
+			if ds := send.Delays; len(ds) > 0 { // no delay, or one of the few
+				if i := rng.IntN(len(ds) + 1); i > 0 {
+					op.Time = int64(ds[i-1])
+				}
+			} else {
+				op.Time = int64(rng.IntN(send.MaxDelay + 1))
+			}
 			q.mq.Post(msgqueue.ID(ev.num), nowMs+op.Time, true)
 		case u < send.AtFront:
 			op.SendKind = traces.AtFront
@@ -609,7 +629,11 @@ func (g *Generator) send(t *task, s *step, op *traces.Op) bool {
 			q.mq.Post(msgqueue.ID(ev.num), op.Time, op.Async)
 		default:
 			if rng.Float64() >= send.ZeroDelay {
-				op.Time = 1 + int64(rng.IntN(send.MaxDelay))
+				if len(send.Delays) > 0 {
+					op.Time = int64(send.Delays[rng.IntN(len(send.Delays))])
+				} else {
+					op.Time = 1 + int64(rng.IntN(send.MaxDelay))
+				}
 			}
 			q.mq.Post(msgqueue.ID(ev.num), nowMs+op.Time, op.Async)
 		}
@@ -624,12 +648,31 @@ func (g *Generator) send(t *task, s *step, op *traces.Op) bool {
 	return true
 }
 
-// remove emits the removal of a random pending looper event.
+// startTimers makes t, the thread that has just attached q, post the
+// first tick of the timers that run on q.
+func (g *Generator) startTimers(t *task, q *queue) {
+	for i := range g.cfg.Timers {
+		if g.lqueues[i%len(g.lqueues)] != q {
+			continue
+		}
+		period := g.cfg.Send.MaxDelay
+		if ds := g.cfg.Send.Delays; len(ds) > 0 {
+			period = ds[i%len(ds)]
+		}
+		t.pushFront(step{kind: sSend, q: q, n: period})
+	}
+}
+
+// remove emits the removal of a random pending looper event (not a
+// timer's).
 func (g *Generator) remove(op *traces.Op) bool {
 	if len(g.pending) == 0 {
 		return false
 	}
 	ev := g.pending[g.rng.IntN(len(g.pending))]
+	if ev.period > 0 {
+		return false // timers run until the generation winds down
+	}
 	ev.q.mq.Remove(msgqueue.ID(ev.num))
 	ev.q.npending--
 	g.unpend(ev)
