@@ -17,9 +17,13 @@ func (t *Table) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "app\tharmful\t|\traces: groups\tharmful found\tmissed\t|\tlicorice: reports\tharmful found\tmissed\t|\treduction\t")
 	for _, r := range append(t.Rows, t.Total) {
-		fmt.Fprintf(tw, "%s\t%d\t|\t%d\t%d\t%d\t|\t%d\t%d\t%d\t|\t%.0f%%\t\n", r.App, r.Harmful,
+		red := "n/a" // no race group to reduce
+		if r.Races.Reported > 0 {
+			red = fmt.Sprintf("%.0f%%", 100*r.Reduction)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t|\t%d\t%d\t%d\t|\t%d\t%d\t%d\t|\t%s\t\n", r.App, r.Harmful,
 			r.Races.Reported, len(r.Races.Found), len(r.Races.Missed),
-			r.Licorice.Reported, len(r.Licorice.Found), len(r.Licorice.Missed), 100*r.Reduction)
+			r.Licorice.Reported, len(r.Licorice.Found), len(r.Licorice.Missed), red)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
