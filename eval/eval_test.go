@@ -24,7 +24,7 @@ var knownMisses = map[string]string{
 // harmful pair but the known misses, and report at least 70% fewer
 // groups than the race detector.
 func TestEval(t *testing.T) {
-	cfg := Config{TrainRuns: 30, TrainActions: 500, TestRuns: 3, TestActions: 250}
+	cfg := Config{TrainRuns: 20, TrainActions: 400, TestRuns: 3, TestActions: 250}
 	if testing.Short() {
 		mytracks, _ := apps.Lookup("mytracks")
 		connectbot, _ := apps.Lookup("connectbot")
