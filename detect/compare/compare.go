@@ -31,6 +31,12 @@ type Comparison struct {
 	Ops       int // operations of the imported trace
 	Witnesses int // DroidRacer's race witnesses
 	Races     int // the data races licorice reports
+	// Unplaced are the lines of the witnesses whose accesses the log's
+	// trace part does not have (a log cut short): not compared.
+	Unplaced []int
+	// Unreadable is how many lines of DroidRacer's report could not be
+	// read (droidracer.Report.Unrecognized).
+	Unreadable int
 	// Locations are the locations either tool reports a race on: both
 	// first, then DroidRacer's only, then licorice's only, each by reason
 	// and key.
@@ -273,7 +279,8 @@ func DroidRacer(ctx context.Context, l *droidracer.Log, cfg Config) (*Comparison
 	if err != nil {
 		return nil, err
 	}
-	c := &Comparison{Log: l.Name, App: cfg.App, Options: cfg.Import, Ops: len(t.ops), Witnesses: len(l.Report.Races)}
+	c := &Comparison{Log: l.Name, App: cfg.App, Options: cfg.Import, Ops: len(t.ops), Witnesses: len(l.Report.Races),
+		Unreadable: len(l.Report.Unrecognized)}
 	locs := map[Key]*Location{}
 	at := func(k Key) *Location {
 		loc := locs[k]
@@ -286,9 +293,10 @@ func DroidRacer(ctx context.Context, l *droidracer.Log, cfg Config) (*Comparison
 
 	var pairs []*Pair
 	for _, race := range l.Report.Races {
-		w, err := t.witness(l, race)
-		if err != nil {
-			return nil, err
+		w := t.witness(l, race)
+		if w == nil {
+			c.Unplaced = append(c.Unplaced, race.Line)
+			continue
 		}
 		loc := at(keyOf(race.First.Loc.Obj, race.First.Loc.Field, race.First.Loc.Static))
 		loc.Class = cmp.Or(loc.Class, race.First.Class)
@@ -356,19 +364,20 @@ func DroidRacer(ctx context.Context, l *droidracer.Log, cfg Config) (*Comparison
 	return c, nil
 }
 
-// witness finds the two accesses of a witness in the trace.
-func (t *trace) witness(l *droidracer.Log, race droidracer.Race) (*Witness, error) {
+// witness finds the two accesses of a witness in the trace; nil if the
+// trace does not have them.
+func (t *trace) witness(l *droidracer.Log, race droidracer.Race) *Witness {
 	i, ok1 := t.access[race.First.Src()]
 	j, ok2 := t.access[race.Second.Src()]
 	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("%s:%d: race witness: access rwId %d or %d is not in the log's trace", l.Name, race.Line, race.First.RW, race.Second.RW)
+		return nil
 	}
 	if j < i {
 		i, j = j, i
 	}
 	w := &Witness{Line: race.Line, Pair: *t.pair(i, j)}
 	w.Categories = categories(l.Report, race)
-	return w, nil
+	return w
 }
 
 // pair returns the pair of access ops i < j.

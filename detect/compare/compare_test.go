@@ -256,3 +256,22 @@ func TestCompareWithoutReport(t *testing.T) {
 		t.Errorf("got %v, want an error saying the log has no race report", err)
 	}
 }
+
+// A witness whose accesses the log's trace does not have (a log cut short)
+// is not compared, and said so.
+func TestCompareUnplacedWitness(t *testing.T) {
+	log := looper + posts + lines(
+		"11 CALL tid:1\t msg:1", "rwId:1 WRITE tid:1 obj:0x10 class:LA; field:8", "12 ACCESS tid:1\t accessId:1", "13 RET tid:1\t msg:1",
+	) + report([][2]wa{{{1, true, "0x10", "LA;", 8, "", 1, 1}, {77, false, "0x10", "LA;", 8, "", 1, 9}}})
+	c := compareText(t, log, droidracer.Options{})
+	if c.Witnesses != 1 || len(c.Locations) != 0 || !slices.Equal(c.Unplaced, []int{20}) {
+		t.Errorf("witnesses %d, locations %v, unplaced %v; want 1, none, [20]", c.Witnesses, verdicts(c), c.Unplaced)
+	}
+	var b strings.Builder
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "not compared: 1 witness whose accesses the log's trace does not have (log lines 20)") {
+		t.Errorf("text:\n%s", b.String())
+	}
+}

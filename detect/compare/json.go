@@ -95,10 +95,13 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 		Ops       int            `json:"ops"`
 		Witnesses int            `json:"witnesses"`
 		Races     int            `json:"races"`
+		Unplaced  []int          `json:"unplaced,omitempty"`
+		Unread    int            `json:"unreadable_report_lines,omitempty"`
 		Counts    []jsonCounts   `json:"counts"`
 		Locations []jsonLocation `json:"locations"`
 	}{Version: JSONVersion, Tool: "droidracer", Log: c.Log, App: c.App, Lifecycle: c.Options.Lifecycle,
-		Ops: c.Ops, Witnesses: c.Witnesses, Races: c.Races, Counts: []jsonCounts{}, Locations: []jsonLocation{}}
+		Ops: c.Ops, Witnesses: c.Witnesses, Races: c.Races, Unplaced: c.Unplaced, Unread: c.Unreadable,
+		Counts: []jsonCounts{}, Locations: []jsonLocation{}}
 	for _, n := range c.Counts() {
 		doc.Counts = append(doc.Counts, jsonCounts{Verdict: n.Verdict.String(), Reason: n.Reason.String(), Locations: n.Locations, Witnesses: n.Witnesses})
 	}

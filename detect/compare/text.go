@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -63,17 +64,29 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(bw, "DroidRacer: %s on %s\n", plural(c.Witnesses, "race witness"), plural(drLocs, "location"))
-	fmt.Fprintf(bw, "licorice:   %s on %s\n\n", plural(c.Races, "data race"), plural(liLocs, "location"))
+	fmt.Fprintf(bw, "licorice:   %s on %s\n", plural(c.Races, "data race"), plural(liLocs, "location"))
+	if n := len(c.Unplaced); n > 0 {
+		fmt.Fprintf(bw, "not compared: %s whose accesses the log's trace does not have (log lines %s)\n", plural(n, "witness"), intList(c.Unplaced))
+	}
+	if c.Unreadable > 0 {
+		fmt.Fprintf(bw, "not compared: %s of DroidRacer's report not understood\n", plural(c.Unreadable, "line"))
+	}
+	fmt.Fprintln(bw)
 
+	counts := c.Counts()
+	if len(counts) == 0 {
+		fmt.Fprintln(bw, "No location has a race for either tool.")
+		return bw.Flush()
+	}
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "verdict\treason\tlocations\twitnesses\t\n")
-	for _, n := range c.Counts() {
+	for _, n := range counts {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t\n", n.Verdict, n.Reason, n.Locations, n.Witnesses)
 	}
 	tw.Flush()
 	var seen [numReasons]bool
 	fmt.Fprintf(bw, "\n")
-	for _, n := range c.Counts() {
+	for _, n := range counts {
 		if !seen[n.Reason] {
 			seen[n.Reason] = true
 			fmt.Fprintf(bw, "  %s: %s\n", n.Reason, n.Reason.Doc())
@@ -225,6 +238,14 @@ func categoryList(ks []droidracer.CategoryKind) string {
 	s := make([]string, len(ks))
 	for i, k := range ks {
 		s[i] = k.String()
+	}
+	return strings.Join(s, ", ")
+}
+
+func intList(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
 	}
 	return strings.Join(s, ", ")
 }
