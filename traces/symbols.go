@@ -1,6 +1,9 @@
 package traces
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"unsafe"
+)
 
 // Sym is an interned string: a task, queue, object or field id, a handler
 // name, a source location, the contents of a string value. Syms are only
@@ -17,35 +20,54 @@ const NoSym Sym = 0
 //
 // Symbols is not safe for concurrent use.
 type Symbols struct {
-	strs []string // strs[0] == ""
+	// refs[y] says where the bytes of Sym y are (see strRef): most strings
+	// are copied into chunks of an arena, so that a new string costs no
+	// allocation of its own and the table holds no pointer per string for
+	// the garbage collector to scan.
+	refs   []uint64
+	chunks [][]byte // the arena; bytes once written into a chunk never change
+	fill   int      // bytes used in the last chunk
+	long   []string // strings longer than arenaMaxString; long[0] == ""
+
 	// slots is an open-addressing hash table of the Syms, at most half
-	// full: each slot holds the high 32 bits of the string's hash and its
+	// full: each slot holds the low 32 bits of the string's hash and its
 	// Sym, or 0 if empty (no string but "" has Sym 0, and "" is not
 	// stored). One hash and one probe sequence find a string or the slot
 	// to add it in; the hash bits kept in the slot spare most string
-	// comparisons.
+	// comparisons, and growing the table, which needs no more bits of the
+	// hash than these, never hashes a string again.
 	slots []uint64
 	seed  maphash.Seed
 	gen   uint64
 }
 
-const minSlots = 64
+const (
+	minSlots = 64
+	// arenaChunk is the size of the arena's chunks; strings longer than
+	// arenaMaxString are kept apart.
+	arenaChunk     = 64 << 10
+	arenaMaxString = 1 << 10
+
+	// A strRef is longRef | an index in long, or a chunk index << 32 |
+	// an offset in the chunk << 16 | a length.
+	longRef = 1 << 63
+)
 
 // NewSymbols returns an empty table.
 func NewSymbols() *Symbols {
-	return &Symbols{strs: []string{""}, slots: make([]uint64, minSlots), seed: maphash.MakeSeed()}
+	return &Symbols{refs: []uint64{longRef}, long: []string{""}, slots: make([]uint64, minSlots), seed: maphash.MakeSeed()}
 }
 
 // find returns the Sym of s, or 0 and the slot where s belongs.
 func (t *Symbols) find(s string, h uint64) (Sym, int) {
 	mask := uint64(len(t.slots) - 1)
-	tag := h >> 32
+	tag := uint64(uint32(h))
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := t.slots[i]
 		if e == 0 {
 			return NoSym, int(i)
 		}
-		if e>>32 == tag && t.strs[uint32(e)] == s {
+		if e>>32 == tag && t.String(Sym(uint32(e))) == s {
 			return Sym(uint32(e)), int(i)
 		}
 	}
@@ -62,10 +84,14 @@ func (t *Symbols) Intern(s string) Sym {
 	if y != NoSym {
 		return y
 	}
-	return t.add(s, h, slot)
+	if len(s) > arenaMaxString {
+		return t.add(t.addLong(s), h, slot)
+	}
+	return t.add(t.copyShort(unsafe.Slice(unsafe.StringData(s), len(s))), h, slot)
 }
 
-// InternBytes is Intern for a byte slice; it allocates only when b is new.
+// InternBytes is Intern for a byte slice; it allocates only when b is new
+// and long, or fills a chunk of the arena.
 func (t *Symbols) InternBytes(b []byte) Sym {
 	if len(b) == 0 {
 		return NoSym
@@ -75,30 +101,56 @@ func (t *Symbols) InternBytes(b []byte) Sym {
 	if y != NoSym {
 		return y
 	}
-	return t.add(string(b), h, slot)
+	if len(b) > arenaMaxString {
+		return t.add(t.addLong(string(b)), h, slot)
+	}
+	return t.add(t.copyShort(b), h, slot)
 }
 
-func (t *Symbols) add(s string, h uint64, slot int) Sym {
-	y := Sym(len(t.strs))
-	t.strs = append(t.strs, s)
-	t.slots[slot] = h>>32<<32 | uint64(y)
-	if 2*len(t.strs) > len(t.slots) {
+// copyShort copies b (at most arenaMaxString bytes) into the arena and
+// returns its strRef.
+func (t *Symbols) copyShort(b []byte) uint64 {
+	if len(t.chunks) == 0 || t.fill+len(b) > arenaChunk {
+		t.chunks = append(t.chunks, make([]byte, arenaChunk))
+		t.fill = 0
+	}
+	off := t.fill
+	t.fill += copy(t.chunks[len(t.chunks)-1][off:], b)
+	return uint64(len(t.chunks)-1)<<32 | uint64(off)<<16 | uint64(len(b))
+}
+
+// addLong keeps a long string apart and returns its strRef.
+func (t *Symbols) addLong(s string) uint64 {
+	t.long = append(t.long, s)
+	return longRef | uint64(len(t.long)-1)
+}
+
+func (t *Symbols) add(ref, h uint64, slot int) Sym {
+	y := Sym(len(t.refs))
+	t.refs = append(t.refs, ref)
+	t.slots[slot] = uint64(uint32(h))<<32 | uint64(y)
+	if 2*len(t.refs) > len(t.slots) {
 		t.grow()
 	}
 	return y
 }
 
-// grow doubles the hash table.
+// grow doubles the hash table. A slot's hash bits are all it needs to
+// find the entry's place in the new table (tables never have more than
+// 2^32 slots, since Syms are 32 bits).
 func (t *Symbols) grow() {
-	t.slots = make([]uint64, 2*len(t.slots))
+	old := t.slots
+	t.slots = make([]uint64, 2*len(old))
 	mask := uint64(len(t.slots) - 1)
-	for y, s := range t.strs[1:] {
-		h := maphash.String(t.seed, s)
-		i := h & mask
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		i := e >> 32 & mask
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = h>>32<<32 | uint64(y+1)
+		t.slots[i] = e
 	}
 }
 
@@ -113,18 +165,28 @@ func (t *Symbols) Lookup(s string) (Sym, bool) {
 
 // String returns the string of y. It panics if y was not issued by t (a
 // programming error, never a property of input).
-func (t *Symbols) String(y Sym) string { return t.strs[y] }
+func (t *Symbols) String(y Sym) string {
+	r := t.refs[y]
+	if r&longRef != 0 {
+		return t.long[uint32(r)]
+	}
+	c := t.chunks[r>>32]
+	return unsafe.String(&c[r>>16&0xffff], int(r&0xffff))
+}
 
 // Len is the number of Syms issued, counting NoSym.
-func (t *Symbols) Len() int { return len(t.strs) }
+func (t *Symbols) Len() int { return len(t.refs) }
 
 // Reset forgets every string, so the table's memory no longer grows with
 // the trace. Every Sym issued before is invalid afterwards. Consumers that
 // keep only counts (for example `traces stat`) call it periodically to read
 // traces of any size in flat memory.
 func (t *Symbols) Reset() {
-	clear(t.strs[1:])
-	t.strs = t.strs[:1]
+	t.refs = t.refs[:1]
+	clear(t.chunks) // strings handed out keep their chunks alive
+	t.chunks = t.chunks[:0]
+	clear(t.long[1:])
+	t.long = t.long[:1]
 	clear(t.slots)
 	t.gen++
 }

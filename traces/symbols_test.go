@@ -3,6 +3,7 @@ package traces
 import (
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -13,14 +14,19 @@ func TestSymbolsAgainstMap(t *testing.T) {
 	syms := NewSymbols()
 	ref := map[string]Sym{}
 	var names []string
+	// Strings handed out stay as they were, whatever the table does next.
+	type handedOut struct{ got, want string }
+	var kept []handedOut
 	for round := range 3 {
 		for i := range 20000 {
 			var s string
-			switch rng.IntN(3) {
+			switch rng.IntN(4) {
 			case 0:
 				s = strconv.Itoa(rng.IntN(30000))
 			case 1:
 				s = "o" + strconv.Itoa(i)
+			case 2: // around arenaMaxString, to fill chunks and pass them
+				s = strings.Repeat("x", arenaMaxString-4+rng.IntN(8)) + strconv.Itoa(rng.IntN(100))
 			default:
 				if len(names) > 0 {
 					s = names[rng.IntN(len(names))]
@@ -63,6 +69,15 @@ func TestSymbolsAgainstMap(t *testing.T) {
 		}
 		if _, ok := syms.Lookup("not there"); ok {
 			t.Fatal("Lookup of a string never interned succeeded")
+		}
+		for range 50 {
+			s := names[rng.IntN(len(names))]
+			kept = append(kept, handedOut{syms.String(ref[s]), strings.Clone(s)})
+		}
+		for _, k := range kept {
+			if k.got != k.want {
+				t.Fatalf("round %d: a string handed out earlier changed from %q to %q", round, k.want, k.got)
+			}
 		}
 		gen := syms.Generation()
 		syms.Reset()
