@@ -31,7 +31,7 @@ type tracker struct {
 	stacks map[traces.Sym][]traces.Sym      // the handlers each task is in
 	events map[traces.Sym]*eventInfo
 	forks  map[traces.Sym]opBy  // thread -> who forked it
-	begins map[traces.Sym]began // running events
+	begins map[traces.Sym]int64 // running events: the op number of their begin
 	open   map[traces.Sym][]openTouch
 	units  []unit
 }
@@ -43,7 +43,6 @@ type eventInfo struct {
 	external bool
 	kind     traces.SendKind
 	time     int64 // delay or at
-	queue    traces.Sym
 	thread   traces.Sym
 	handler  traces.Sym // the first handler it called
 	running  bool
@@ -51,11 +50,6 @@ type eventInfo struct {
 	beginLine int
 	beginTS   float64
 	hasTS     bool
-}
-
-// began is where a running event began.
-type began struct {
-	pos int64
 }
 
 // opBy is an op of a task: who did it, in which handler, and where.
@@ -84,7 +78,7 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *rea
 		stacks: make(map[traces.Sym][]traces.Sym),
 		events: make(map[traces.Sym]*eventInfo),
 		forks:  make(map[traces.Sym]opBy),
-		begins: make(map[traces.Sym]began),
+		begins: make(map[traces.Sym]int64),
 		open:   make(map[traces.Sym][]openTouch),
 	}
 }
@@ -103,7 +97,7 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 	}
 	switch op.Kind {
 	case traces.Send:
-		ev := &eventInfo{external: op.External, kind: op.SendKind, time: op.Time, queue: op.Queue,
+		ev := &eventInfo{external: op.External, kind: op.SendKind, time: op.Time,
 			send: opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}}
 		if op.External {
 			ev.send = opBy{line: line, src: op.Src}
@@ -116,7 +110,7 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			ev.thread, ev.running = op.Thread, true
 			ev.beginLine, ev.beginTS, ev.hasTS = line, op.TS, op.HasTS
 		}
-		t.begins[op.Task] = began{pos: pos}
+		t.begins[op.Task] = pos
 	case traces.Call:
 		t.stacks[op.Task] = append(t.stacks[op.Task], op.Name)
 		if ev := t.events[op.Task]; ev != nil && ev.running && ev.handler == traces.NoSym {
@@ -168,9 +162,9 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 				}
 			}
 		}
+		c := t.conds.list[id]
+		n := len(c.locs)
 		if ot == nil {
-			c := t.conds.list[id]
-			n := len(c.locs)
 			vals := make([]traces.Value, 2*n)
 			for i, l := range c.locs {
 				vals[i] = t.heap[l]
@@ -186,8 +180,6 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 				ot = &own[len(own)-1]
 			}
 		}
-		c := t.conds.list[id]
-		n := len(c.locs)
 		for i, l := range c.locs {
 			if l == op.Loc {
 				ot.vals[n+i] = op.Val
@@ -215,6 +207,7 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	ev := t.events[task]
 	_, ok := t.begins[task]
 	delete(t.begins, task)
+	delete(t.stacks, task)
 	if ev == nil || !ok {
 		return
 	}
@@ -277,7 +270,7 @@ func (t *tracker) finish() {
 	for task := range t.begins {
 		tasks = append(tasks, task)
 	}
-	slices.SortFunc(tasks, func(a, b traces.Sym) int { return cmp.Compare(t.begins[a].pos, t.begins[b].pos) })
+	slices.SortFunc(tasks, func(a, b traces.Sym) int { return cmp.Compare(t.begins[a], t.begins[b]) })
 	for _, task := range tasks {
 		t.end(task, 0, 0, false)
 	}
