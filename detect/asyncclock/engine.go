@@ -52,7 +52,6 @@ type Engine struct {
 	handles map[traces.Sym]Time  // what a wait on the handle learns
 	forks   map[traces.Sym]Time  // forked threads that have not begun
 	chains  []chain              // by Chain; chains[0] is unused
-	lists   map[uint64]*sendList // by listKey(queue, chain): the chain's sends to the queue
 	fifo    map[uint64]Chain     // the FIFO chain of each parent chain<<32 | queue
 	ext     Time                 // the last external send
 	extTask *task                // sends from outside the program (no "t")
@@ -111,7 +110,6 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		handles: make(map[traces.Sym]Time),
 		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
-		lists:   make(map[uint64]*sendList),
 		fifo:    make(map[uint64]Chain),
 		gcAt:    4096,
 	}
@@ -184,8 +182,10 @@ type queue struct {
 	binder  bool
 	looper  *thread
 	heads   []listHead  // looper: the async-before lists of the chains that sent to it
+	lists   []*sendList // looper: the same lists by chain (nil: none)
 	af      []*event    // looper: events sent at front, in send order (ATFRONT)
-	pending []*event    // looper: events sent and not yet begun or resolved, in send order (front pruned lazily)
+	pending []*event    // looper: events sent and not yet begun or resolved, in send order (pruned lazily)
+	kept    int         // len(pending) after its last compaction
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
 }
 
@@ -234,6 +234,11 @@ type event struct {
 }
 
 func (ev *event) async() bool { return ev.cat.async() }
+
+// unstarted reports whether ev has neither begun nor got its run(E) time.
+func (ev *event) unstarted() bool {
+	return ev.status == evPending || ev.status == evRemoved || ev.status == evResolving
+}
 
 // settled reports whether ev has ended or was removed: it will not begin.
 func (ev *event) settled() bool { return ev.status >= evEnded }

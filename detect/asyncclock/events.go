@@ -148,7 +148,13 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		if err := w.pendingPreds(); err != nil {
 			return err
 		}
-		if err := w.priority(ev.send); err != nil {
+		var err error
+		if prev := w.reducer(); prev != nil {
+			err = w.reducedPriority(ev.send, prev)
+		} else {
+			err = w.priority(ev.send)
+		}
+		if err != nil {
 			return err
 		}
 		if err := w.fixpoint(th); err != nil {
@@ -187,12 +193,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 		return e.invalid(op, "%s is a thread, not an event", e.name(op.Task))
 	}
 	th := t.th
-	ev.end = t.st
-	if ev.cat.timed() && e.window > 0 {
-		// It was kept while it ran, in case the trace ended first
-		// (walk.through); without the window, for multi-path reduction.
-		ev.send = Time{}
-	}
+	ev.end = t.st // its send time stays until it is reclaimed: later sends of its list are walked from it (reducedPriority)
 	ev.endClock = t.st.top.Clock()
 	ev.endTS = e.ts
 	ev.endLine = e.line
@@ -293,19 +294,28 @@ func (e *Engine) release(ev *event) {
 	}
 }
 
-// prunePending drops finished events from the front of q's pending list.
+// prunePending drops the events that began or were resolved from the
+// front of q's pending list, and from all of it whenever it has doubled
+// since it was last compacted (an event due late holds the front).
 func (e *Engine) prunePending(q *queue) {
 	n := 0
-	for n < len(q.pending) {
-		s := q.pending[n].status
-		if s == evPending || s == evRemoved || s == evResolving {
-			break
-		}
+	for n < len(q.pending) && !q.pending[n].unstarted() {
 		n++
 	}
 	if n > 0 {
 		clear(q.pending[:n])
 		q.pending = q.pending[n:]
+	}
+	if len(q.pending) >= 64 && len(q.pending) >= 2*q.kept {
+		kept := q.pending[:0]
+		for _, ev := range q.pending {
+			if ev.unstarted() {
+				kept = append(kept, ev)
+			}
+		}
+		clear(q.pending[len(kept):])
+		q.pending = kept
+		q.kept = len(kept)
 	}
 }
 
@@ -518,18 +528,26 @@ func (e *Engine) endBinder(th *thread, ev *event) {
 	ev.refs++
 }
 
-func listKey(q *queue, c Chain) uint64 { return uint64(q.idx)<<32 | uint64(c) }
-
 // list returns the async-before list of chain c's sends to q.
 func (e *Engine) list(q *queue, c Chain) *sendList {
-	k := listKey(q, c)
-	l := e.lists[k]
-	if l == nil {
-		l = &sendList{q: q, chain: c, head: len(q.heads)}
-		e.lists[k] = l
-		q.heads = append(q.heads, listHead{chain: c, l: l})
+	if l := q.list(c); l != nil {
+		return l
 	}
+	l := &sendList{q: q, chain: c, head: len(q.heads)}
+	for len(q.lists) <= int(c) {
+		q.lists = append(q.lists, nil)
+	}
+	q.lists[c] = l
+	q.heads = append(q.heads, listHead{chain: c, l: l})
 	return l
+}
+
+// list returns the async-before list of chain c's sends to q, or nil.
+func (q *queue) list(c Chain) *sendList {
+	if int(c) < len(q.lists) {
+		return q.lists[c]
+	}
+	return nil
 }
 
 // builder returns a builder for a start being computed (starts nest when

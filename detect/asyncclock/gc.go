@@ -46,7 +46,7 @@ func (e *Engine) collect() {
 			l := h.l
 			l.compact(e)
 			if len(l.entries) == 0 {
-				delete(e.lists, listKey(q, l.chain))
+				q.lists[l.chain] = nil
 				continue
 			}
 			l.head = len(kept)
@@ -60,10 +60,7 @@ func (e *Engine) collect() {
 		e.pruneAtFront(q)
 	}
 	e.pruneIPCAsync()
-	entries := 0
-	for _, l := range e.lists {
-		entries += len(l.entries)
-	}
+	entries := e.listEntries()
 	e.stats.ListEntries = entries
 	// The next collection after as many begins as a quarter of the entries
 	// it looked at, so that collecting costs O(1) per begin.
@@ -71,6 +68,17 @@ func (e *Engine) collect() {
 	if e.cfg.GCEvery > 0 {
 		e.gcAt = e.cfg.GCEvery
 	}
+}
+
+// listEntries returns the number of entries of all async-before lists.
+func (e *Engine) listEntries() int {
+	n := 0
+	for _, q := range e.queues {
+		for _, h := range q.heads {
+			n += len(h.l.entries)
+		}
+	}
+	return n
 }
 
 // queueList returns the queues in a fixed order, for determinism.
@@ -151,11 +159,7 @@ type root struct {
 // whatever inherits F's end knows send(F) from another root.
 func (e *Engine) heirless() {
 	roots := e.roots()
-	entries := 0
-	for _, l := range e.lists {
-		entries += len(l.entries)
-	}
-	if len(roots)*entries > heirlessBudget {
+	if len(roots)*e.listEntries() > heirlessBudget {
 		return
 	}
 	var live []bool
@@ -286,9 +290,11 @@ func (e *Engine) roots() []root {
 			}
 		}
 	}
-	for _, l := range e.lists {
-		for _, x := range l.entries {
-			hold(x.ev)
+	for _, q := range e.queueList() {
+		for _, h := range q.heads {
+			for _, x := range h.l.entries {
+				hold(x.ev)
+			}
 		}
 	}
 	for _, q := range e.queues {

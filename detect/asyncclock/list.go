@@ -130,7 +130,7 @@ func (l *sendList) moved() {
 	}
 	for i := len(l.entries) - 1; i >= 0; i-- {
 		if x := &l.entries[i]; x.ev.settled() {
-			h.settled, h.end, h.cat, h.time = x.clock, x.end, x.cat, x.time
+			h.settled, h.end, h.cat, h.time, h.settledIdx = x.clock, x.end, x.cat, x.time, int32(i)
 			break
 		}
 	}
@@ -141,13 +141,14 @@ func (l *sendList) moved() {
 // accounts for all the entries before it, without touching the list. The
 // entries after the last settled one are pending.
 type listHead struct {
-	l       *sendList
-	end     Epoch // the end of the last settled entry's event, if it finished (0 for a removed event not resolved yet)
-	time    int64 // the last settled entry's time
-	maxTime int64 // the largest time of its timed entries
-	chain   Chain
-	first   Clock // the clock of its first entry; 0 if it is empty
-	settled Clock // of its last settled entry; 0 if none
-	cat     cat   // the last settled entry's category
-	seen    uint8 // the categories of its entries
+	l          *sendList
+	end        Epoch // the end of the last settled entry's event, if it finished (0 for a removed event not resolved yet)
+	time       int64 // the last settled entry's time
+	maxTime    int64 // the largest time of its timed entries
+	chain      Chain
+	first      Clock // the clock of its first entry; 0 if it is empty
+	settled    Clock // of its last settled entry; 0 if none
+	settledIdx int32 // its index
+	cat        cat   // the last settled entry's category
+	seen       uint8 // the categories of its entries
 }

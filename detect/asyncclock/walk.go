@@ -137,51 +137,144 @@ func (w *walk) conflict(p *event, rule Rule) error {
 // read off the clock), stopping as soon as every earlier entry is
 // accounted for.
 func (w *walk) priority(send Time) error {
-	ev := w.target
-	need := predCats[ev.cat]
+	need := predCats[w.target.cat]
 	if need == 0 {
 		return nil
 	}
-	for i := range ev.q.heads {
-		h := &ev.q.heads[i]
-		v := send.Get(h.chain)
-		if h.first == 0 || v < h.first {
-			continue // it knows none of the chain's sends still listed
-		}
-		if w.mode == strict {
-			// Entries after the last settled one are pending: none can
-			// precede the event (pendingPreds checks it).
-			if h.settled == 0 {
-				continue
-			}
-			if v >= h.settled {
-				if w.settledSuffices(h, need) {
-					continue
-				}
-				v = h.settled
-			}
-		}
-		if err := w.walkList(h.l, v, need); err != nil {
+	for i := range w.target.q.heads {
+		if err := w.head(&w.target.q.heads[i], send, need); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// settledSuffices reports whether the last settled entry of a list, whose
-// send the walk's event's send knows, is a predecessor it knows has
-// finished and that every settled entry before it that precedes the event
-// precedes too. The pending entries of the list cannot precede the event
-// (the trace would contradict the model: pendingPreds checks that), nor
-// can the pending entries before the settled one (it would not have run).
-// Only for strict walks.
-func (w *walk) settledSuffices(h *listHead, need uint8) bool {
-	ev, c := w.target, h.cat
-	if h.end == 0 || !c.timed() || !priority(c, h.time, ev.cat, ev.time) || !w.b.covers(h.end) {
+// reducedPriority is priority for the begin of an event whose sender
+// sent an earlier event of the same category and time to the same queue,
+// prev, that has ended: prev precedes it (Table 3.1), and so does every
+// entry that precedes it and that prev's send knew, as it precedes prev
+// too; prev's end, which its own list's walk joins, accounts for them. So
+// only the lists of the chains of which send knows more than prev's send
+// knew are walked: the reduction of the AsyncClock at a send (thesis
+// §4.1.3), read off the difference of two clocks that share most of their
+// blocks.
+func (w *walk) reducedPriority(send Time, prev *event) error {
+	ev := w.target
+	need := predCats[ev.cat]
+	if need == 0 {
+		return nil
+	}
+	q, own := ev.q, ev.list
+	if err := w.head(&q.heads[own.head], send, need); err != nil {
+		return err
+	}
+	base := prev.send
+	for i, sc := range send.chunks {
+		if sc == nil {
+			continue
+		}
+		var bc *chunk
+		if i < len(base.chunks) {
+			bc = base.chunks[i]
+		}
+		if sc == bc {
+			continue // the same block: it knows nothing more of these chains
+		}
+		for j, k := range sc {
+			if k == 0 || (bc != nil && k <= bc[j]) {
+				continue
+			}
+			c := Chain(i<<chunkBits | j)
+			if c == own.chain {
+				continue
+			}
+			l := q.list(c)
+			if l == nil {
+				continue
+			}
+			if err := w.head(&q.heads[l.head], send, need); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// head walks, for priority, the list of one chain's sends to the queue
+// back from the last one send knows.
+func (w *walk) head(h *listHead, send Time, need uint8) error {
+	v := send.Get(h.chain)
+	if h.first == 0 || v < h.first {
+		return nil // it knows none of the chain's sends still listed
+	}
+	l := h.l
+	start := len(l.entries) - 1
+	if w.mode == strict {
+		// Entries after the last settled one are pending: none can
+		// precede the event (pendingPreds checks it).
+		if h.settled == 0 {
+			return nil
+		}
+		if v >= h.settled {
+			if w.suffices(h.cat, h.time, h.end, need&h.seen, h.maxTime) {
+				return nil
+			}
+			start = int(h.settledIdx)
+		}
+	}
+	if l.entries[start].clock > v {
+		start = l.search(v)
+	}
+	// Often the last entry the send knows accounts for the others alone.
+	if x := &l.entries[start]; w.mode == strict && x.ev != w.target && w.suffices(x.cat, x.time, x.end, need&h.seen, h.maxTime) {
+		return nil
+	}
+	return w.walkList(l, start, need)
+}
+
+// reducer returns an ended event that ev's sender sent to ev's queue
+// before ev, of the same category and time, whose send time is still
+// held (see reducedPriority), or nil.
+func (w *walk) reducer() *event {
+	ev := w.target
+	l := ev.list
+	if l == nil || !ev.cat.timed() {
+		return nil
+	}
+	i := l.search(ev.sendEpoch.Clock())
+	if i < 0 || l.entries[i].ev != ev {
+		return nil
+	}
+	for n := 0; n < 4; n++ {
+		d := l.entries[i].prev[ev.cat]
+		if d == 0 {
+			return nil
+		}
+		i -= int(d)
+		x := &l.entries[i]
+		if x.time == ev.time && x.ev.status == evEnded && x.ev.send.top != 0 {
+			return x.ev
+		}
+	}
+	return nil
+}
+
+// suffices reports whether an entry of a list (of category c and time t,
+// whose event finished at end; 0 if it did not), the last one the walk's
+// event's send knows, is a predecessor the start knows has finished and
+// that every entry before it that precedes the event precedes too. need
+// holds the categories of those entries that may precede the event, and
+// maxTime is at least the largest time of those timed. The pending
+// entries before it cannot precede the event (the trace would contradict
+// the model: pendingPreds checks that), nor could it have run. Only for
+// strict walks.
+func (w *walk) suffices(c cat, t int64, end Epoch, need uint8, maxTime int64) bool {
+	ev := w.target
+	if end == 0 || !c.timed() || !priority(c, t, ev.cat, ev.time) || !w.b.covers(end) {
 		return false
 	}
 	closed := catAFA.bit()
-	dominated := h.time >= ev.time || h.maxTime <= h.time
+	dominated := t >= ev.time || maxTime <= t
 	switch c {
 	case catDS:
 		closed |= catAFS.bit()
@@ -198,7 +291,7 @@ func (w *walk) settledSuffices(h *listHead, need uint8) bool {
 			closed |= c.bit()
 		}
 	}
-	return need&h.seen&^closed == 0
+	return need&^closed == 0
 }
 
 // pendingPreds reports, at the begin of the walk's event, a pending event
@@ -215,7 +308,8 @@ func (w *walk) pendingPreds() error {
 	return nil
 }
 
-func (w *walk) walkList(l *sendList, v Clock, open uint8) error {
+// walkList walks l back from entry start for the categories in open.
+func (w *walk) walkList(l *sendList, start int, open uint8) error {
 	ev := w.target
 	// floor[c]: the earlier entries of category c with a time at most this
 	// precede a predecessor already accounted for (Table 3.1 is
@@ -228,10 +322,6 @@ func (w *walk) walkList(l *sendList, v Clock, open uint8) error {
 	// takes the latest of them each time, so that what an entry teaches
 	// (floors, closed categories) applies to all the entries after it.
 	var cur [numCats]int
-	start := len(l.entries) - 1
-	if l.entries[start].clock > v {
-		start = l.search(v)
-	}
 	for c := range numCats {
 		cur[c] = -1
 		if open&c.bit() == 0 || start < 0 {
