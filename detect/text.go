@@ -195,9 +195,13 @@ func (p *printer) event(in string, e Event, locs []Location) {
 	if e.Minor {
 		role = "minor " + role
 	}
-	head := fmt.Sprintf("%s %s on %s, lines %s", e.ID, p.color(ansiBold, e.Handler), e.Thread, span(e))
+	when := ""
+	if e.Begin.TS != nil {
+		when = fmt.Sprintf(", at %s ms", strconv.FormatFloat(*e.Begin.TS, 'f', 1, 64))
+	}
+	head := fmt.Sprintf("%s %s on %s, lines %s%s", e.ID, p.color(ansiBold, e.Handler), e.Thread, span(e), when)
 	if e.Handler == "" {
-		head = fmt.Sprintf("%s on %s, lines %s", e.ID, e.Thread, span(e))
+		head = fmt.Sprintf("%s on %s, lines %s%s", e.ID, e.Thread, span(e), when)
 	}
 	p.para(in, fmt.Sprintf("%-11s", role), head)
 	var did string
