@@ -18,6 +18,7 @@ func newRacesCmd() *cobra.Command {
 		unfiltered bool
 		filterPath string
 		format     string
+		perGroup   int
 	)
 	cmd := &cobra.Command{
 		Use:   "races TRACE...",
@@ -39,7 +40,8 @@ Two kinds are reported:
             same event (intra-event allocation); --unfiltered keeps them.
 
 Races are grouped by location (allocation site and field, or class and
-field) and the pair of handlers of the two accesses. A race is "covered"
+field) and the pair of handlers of the two accesses; each group lists its
+first --per-group races and counts all of them. A race is "covered"
 when another race lies between its two accesses (EventRacer): treating that
 race as synchronization would order it. Covered races are listed after the
 uncovered ones, which are the ones to look at first. "in-thread" races are
@@ -58,7 +60,10 @@ Example:
   licorice races --format json --window 0 run-07.lct | jq '.traces[0].summary'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg := races.Config{Window: window, All: all, Unfiltered: unfiltered}
+			cfg := races.Config{Window: window, All: all, Unfiltered: unfiltered, PerGroup: perGroup}
+			if perGroup < 0 {
+				return usageError{fmt.Errorf("--per-group %d: must not be negative (0 lists every race)", perGroup)}
+			}
 			if kind != "" {
 				k, ok := races.ParseKind(kind)
 				if !ok {
@@ -105,5 +110,6 @@ Example:
 	f.BoolVar(&unfiltered, "unfiltered", false, "keep the use-free races CAFA's if-guard and intra-event-allocation filters drop")
 	f.StringVar(&filterPath, "filter", "", "drop the races the rules in `FILE` declare harmless")
 	f.StringVar(&format, "format", "text", "output format: text or json")
+	f.IntVar(&perGroup, "per-group", 10, "list at most `N` races of each group, the first found (all are counted); 0 lists every race")
 	return cmd
 }

@@ -57,6 +57,10 @@ type Config struct {
 	Unfiltered bool
 	// Harmless drops the races it matches (nil: none).
 	Harmless *Filter
+	// PerGroup is how many races of each group the report lists (the
+	// first found; every race is counted); 0 lists them all. Racy traces
+	// have many races per group: listing a few keeps memory bounded.
+	PerGroup int
 }
 
 // Detector finds the races of one trace as its operations stream by:
@@ -91,9 +95,14 @@ type Detector struct {
 	recent  []asyncclock.Time // the times of recent task versions, by version & (len-1)
 	version uint32            // the last version recorded
 
-	found   []found
-	realloc map[int32]bool // lines of frees followed by an allocation in their event
+	groups  map[groupKey]*groupAcc
+	order   []*groupAcc              // groups in the order they were made
+	listed  [UseFree + 1]listed      // the races listed, by kind, for coverage
+	kinds   [UseFree + 1]KindSummary // counts, by kind
+	hits    []int                    // races dropped, by rule of the harmless filter
+	realloc map[int32]bool           // lines of frees followed by an allocation in their event
 	srcs    map[traces.Sym]srcPos
+	labels  map[traces.Sym]traces.Sym // thread labels of groups, by thread
 
 	finished bool
 }
@@ -157,8 +166,8 @@ type found struct {
 	kind          Kind
 	loc           traces.Location
 	first, second access
-	t1, t2        asyncclock.Time // the times of the accesses (t1 if t1ok)
-	t1ok          bool
+	now           asyncclock.Time // the time of the second access, until the race is filed
+	cover         *found          // a listed race that covers it
 }
 
 // NewDetector returns a detector for a trace whose Syms come from syms.
@@ -174,8 +183,11 @@ func NewDetector(syms *traces.Symbols, cfg Config) *Detector {
 		locs:    make([]location, 1, 1024),
 		ents:    make([]entry, 1, 1024),
 		recent:  make([]asyncclock.Time, recentTimes),
+		groups:  make(map[groupKey]*groupAcc),
+		hits:    make([]int, cfg.Harmless.Len()),
 		realloc: make(map[int32]bool),
 		srcs:    make(map[traces.Sym]srcPos),
+		labels:  make(map[traces.Sym]traces.Sym),
 	}
 	return d
 }
@@ -266,6 +278,14 @@ func (d *Detector) Step(op *traces.Op, line int) error {
 	case traces.Begin:
 		d.start(op.Task, op.Thread, true, d.threads[op.Thread].kind == traces.Looper)
 	case traces.End, traces.ThreadEnd:
+		if t := d.task(op.Task); len(t.pending) > 0 {
+			// Its frees are final: no allocation in the event can follow.
+			for i := range t.pending {
+				d.process(&t.pending[i])
+			}
+			clear(t.pending)
+			t.pending = t.pending[:0]
+		}
 		d.stop(op.Task)
 	default:
 		// An operation that may order: the task's time may change.
@@ -497,10 +517,9 @@ func dropLocGuards(gs []guard, loc uint32) []guard {
 	return gs[:n]
 }
 
-func (d *Detector) report(k Kind, loc traces.Location, first, second *access, now asyncclock.Time) {
-	f := found{kind: k, loc: loc, first: *first, second: *second, t2: now}
-	f.t1, f.t1ok = d.timeOf(first.version)
-	d.found = append(d.found, f)
+// race makes the race of accesses first and second (the current op).
+func (d *Detector) race(k Kind, loc traces.Location, first, second *access, now asyncclock.Time) found {
+	return found{kind: k, loc: loc, first: *first, second: *second, now: now}
 }
 
 // checkData checks a against the accesses of location li that may race
@@ -509,16 +528,21 @@ func (d *Detector) report(k Kind, loc traces.Location, first, second *access, no
 // no more locks, that conflicts with whatever it conflicts with (a write
 // stands for reads and writes, a read for reads). Whatever would race with
 // the dropped access races with the one that stands for it, so every
-// access that races with an earlier one is reported with at least one.
+// access that races with an earlier one is found racing with one of the
+// accesses kept: the latest, which is the one reported (with All, every
+// one).
 func (d *Detector) checkData(li uint32, loc traces.Location, a *access, now asyncclock.Time) {
 	l := &d.locs[li]
 	prev := &l.data
+	raced := false
 	for i := l.data; i != 0; {
 		e := &d.ents[i]
 		next := e.next
 		covered := now.Covers(e.epoch)
-		if !covered && (a.write || e.write) && d.locks.disjoint(e.locks, a.locks) {
-			d.report(DataRace, loc, &e.access, a, now)
+		if !covered && (!raced || d.cfg.All) && (a.write || e.write) && d.locks.disjoint(e.locks, a.locks) {
+			f := d.race(DataRace, loc, &e.access, a, now)
+			d.process(&f)
+			raced = true
 		}
 		if !d.cfg.All && covered && (a.write || !e.write) && d.locks.subset(a.locks, e.locks) {
 			*prev = next
@@ -544,7 +568,8 @@ func (d *Detector) use(li uint32, loc traces.Location, t *task, a *access, now a
 	l := &d.locs[li]
 	for i := l.frees; i != 0; i = d.ents[i].next {
 		if f := &d.ents[i]; !now.Covers(f.epoch) {
-			d.report(UseFree, loc, &f.access, a, now)
+			r := d.race(UseFree, loc, &f.access, a, now)
+			d.process(&r)
 		}
 	}
 	if !d.cfg.All {
@@ -568,7 +593,14 @@ func (d *Detector) free(li uint32, loc traces.Location, t *task, a *access, now 
 	l := &d.locs[li]
 	for i := l.uses; i != 0; i = d.ents[i].next {
 		if u := &d.ents[i]; !now.Covers(u.epoch) {
-			d.report(UseFree, loc, &u.access, a, now)
+			r := d.race(UseFree, loc, &u.access, a, now)
+			if t.looper {
+				// An allocation later in the event may still make the
+				// free harmless: decide when the event ends.
+				t.pending = append(t.pending, r)
+			} else {
+				d.process(&r)
+			}
 		}
 	}
 	if d.cfg.All {

@@ -49,9 +49,9 @@ func Merge(reports []*Report) []*Merged {
 			if len(m.Traces) == 0 || m.Traces[len(m.Traces)-1] != rep.Trace {
 				m.Traces = append(m.Traces, rep.Trace)
 			}
-			m.Races += len(g.Races)
+			m.Races += g.Count
 			m.Uncovered += g.Uncovered()
-			m.InThread += g.InThread()
+			m.InThread += g.InThread
 		}
 	}
 	slices.SortFunc(out, func(a, b *Merged) int {
@@ -127,7 +127,7 @@ func (ks *KindSummary) text() string {
 	if ks.Harmless > 0 {
 		fmt.Fprintf(&b, ", %d harmless", ks.Harmless)
 	}
-	fmt.Fprintf(&b, " → %s in %s (%d covered, %d in-thread)", plural(ks.Races, "race"), plural(ks.Groups, "group"), ks.Covered, ks.InThread)
+	fmt.Fprintf(&b, " → %s in %s (%d in-thread); %d listed, %d of them covered", plural(ks.Races, "race"), plural(ks.Groups, "group"), ks.InThread, ks.Listed, ks.Covered)
 	return b.String()
 }
 
@@ -139,8 +139,12 @@ func plural(n int, what string) string {
 }
 
 func (g *Group) writeText(w *bufio.Writer) {
-	fmt.Fprintf(w, "%s %s race on %s between %s and %s: %s, %d uncovered, %d in-thread\n",
-		g.ID, g.Kind, g.Location, g.Handlers[0], g.Handlers[1], plural(len(g.Races), "race"), g.Uncovered(), g.InThread())
+	fmt.Fprintf(w, "%s %s race on %s between %s and %s: %s (%d in-thread)",
+		g.ID, g.Kind, g.Location, g.Handlers[0], g.Handlers[1], plural(g.Count, "race"), g.InThread)
+	if len(g.Races) < g.Count {
+		fmt.Fprintf(w, ", the first %d listed", len(g.Races))
+	}
+	fmt.Fprintf(w, ", %d uncovered\n", g.Uncovered())
 	for _, r := range g.Races {
 		where := "between threads"
 		if r.InThread {
@@ -197,9 +201,9 @@ func writeMergedText(w *bufio.Writer, reports []*Report) {
 	merged := Merge(reports)
 	fmt.Fprintf(w, "\nmerged over %d traces: %s\n", len(reports), plural(len(merged), "group"))
 	for _, m := range merged {
-		fmt.Fprintf(w, "  %s race on %s between %s and %s: %s in %s (%s), %d uncovered, %d in-thread\n",
-			m.Kind, m.Location, m.Handlers[0], m.Handlers[1], plural(m.Races, "race"),
-			plural(len(m.Traces), "trace"), strings.Join(m.Traces, ", "), m.Uncovered, m.InThread)
+		fmt.Fprintf(w, "  %s race on %s between %s and %s: %s (%d in-thread) in %s (%s), %d listed uncovered\n",
+			m.Kind, m.Location, m.Handlers[0], m.Handlers[1], plural(m.Races, "race"), m.InThread,
+			plural(len(m.Traces), "trace"), strings.Join(m.Traces, ", "), m.Uncovered)
 	}
 }
 
@@ -260,9 +264,10 @@ type jsonKind struct {
 	IntraAlloc *int   `json:"intra_event_allocation,omitempty"`
 	Harmless   int    `json:"harmless"`
 	Races      int    `json:"races"`
-	Covered    int    `json:"covered"`
 	InThread   int    `json:"in_thread"`
 	Groups     int    `json:"groups"`
+	Listed     int    `json:"listed"`
+	Covered    int    `json:"covered"`
 }
 
 type jsonRule struct {
@@ -276,8 +281,10 @@ type jsonGroup struct {
 	Kind      string     `json:"kind"`
 	Location  string     `json:"location"`
 	Handlers  []string   `json:"handlers"`
-	Uncovered int        `json:"uncovered"`
+	Count     int        `json:"count"`
 	InThread  int        `json:"in_thread"`
+	Listed    int        `json:"listed"`
+	Uncovered int        `json:"uncovered"`
 	Races     []jsonRace `json:"races"`
 }
 
@@ -335,7 +342,7 @@ func (rep *Report) json() jsonReport {
 	for _, ks := range rep.Summary.Kinds {
 		jk := jsonKind{
 			Kind: ks.Kind.String(), Found: ks.Found, Harmless: ks.Harmless, Races: ks.Races,
-			Covered: ks.Covered, InThread: ks.InThread, Groups: ks.Groups,
+			InThread: ks.InThread, Groups: ks.Groups, Listed: ks.Listed, Covered: ks.Covered,
 		}
 		if ks.Kind == UseFree {
 			jk.IfGuard, jk.IntraAlloc = &ks.IfGuard, &ks.IntraAlloc
@@ -348,7 +355,7 @@ func (rep *Report) json() jsonReport {
 	for _, g := range rep.Groups {
 		jg := jsonGroup{
 			ID: g.ID, Kind: g.Kind.String(), Location: g.Location, Handlers: g.Handlers[:],
-			Uncovered: g.Uncovered(), InThread: g.InThread(),
+			Count: g.Count, InThread: g.InThread, Listed: len(g.Races), Uncovered: g.Uncovered(),
 		}
 		for _, r := range g.Races {
 			jg.Races = append(jg.Races, r.json())
@@ -393,6 +400,13 @@ func (a *Access) json() jsonAccess {
 
 // quoteJSON returns s as a JSON string.
 func quoteJSON(s string) string {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		plain = s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\'
+	}
+	if plain {
+		return `"` + s + `"`
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -34,9 +34,10 @@ type KindSummary struct {
 	IntraAlloc int // use-free races dropped by CAFA's intra-event-allocation filter
 	Harmless   int // races the harmless filter dropped
 	Races      int // races reported: Found less the dropped ones
-	Covered    int // reported races covered by another race
 	InThread   int // reported races between events of one looper thread
 	Groups     int // groups of the reported races
+	Listed     int // reported races the report lists ([Config.PerGroup])
+	Covered    int // listed races covered by another listed race
 }
 
 // RuleCount is how many races one rule of the harmless filter dropped.
@@ -54,26 +55,18 @@ type Group struct {
 	Kind     Kind
 	Location string    // the symbolic name of the location ([Location.Name])
 	Handlers [2]string // the contexts of the two accesses ([Access.Context]), sorted
-	Races    []*Race   // uncovered first, then by line
+	// Races are the races listed: all of the group's, or the first
+	// [Config.PerGroup] found; uncovered first, then by line.
+	Races    []*Race
+	Count    int // the group's races, listed or not
+	InThread int // of those, the ones between events of one looper thread
 }
 
-// Uncovered returns how many of g's races no other race covers.
+// Uncovered returns how many of g's listed races no other race covers.
 func (g *Group) Uncovered() int {
 	n := 0
 	for _, r := range g.Races {
 		if !r.Covered {
-			n++
-		}
-	}
-	return n
-}
-
-// InThread returns how many of g's races are between events of one
-// looper thread.
-func (g *Group) InThread() int {
-	n := 0
-	for _, r := range g.Races {
-		if r.InThread {
 			n++
 		}
 	}
@@ -91,14 +84,15 @@ type Race struct {
 	// thread (the thesis' in-thread races); otherwise the race is between
 	// threads, or events of different threads.
 	InThread bool
-	// Covered says that another race of the report covers this one
+	// Covered says that another race the report lists covers this one
 	// (EventRacer): its first access happens after (or is) this race's
 	// first, and its second before (or is) this race's second, so treating
 	// that race as synchronization would order this one. Races dropped as
 	// harmless cover nothing: a commutative pair is no synchronization.
 	// A race can only be shown to cover another if the detector still
 	// remembers the time of its first access (the 16384 most recent task
-	// versions).
+	// versions), and a race is compared with the 4096 listed races whose
+	// first access comes soonest after its own (see coverage.go).
 	Covered   bool
 	CoveredBy *Race // the covering race, if Covered
 }
@@ -145,16 +139,31 @@ type Access struct {
 }
 
 // Context names where the access was made, for grouping: its handler, or
-// else the thread it ran on ("event on main", "thread AsyncTask #1").
+// else the thread it ran on, by name, with every run of digits replaced by
+// * so that the instances of a thread of one kind share it ("event on
+// main", "thread AsyncTask #*").
 func (a *Access) Context() string {
 	if a.Handler != "" {
 		return a.Handler
 	}
-	name := cmp.Or(a.ThreadName, a.Thread)
+	name := threadPattern(cmp.Or(a.ThreadName, a.Thread))
 	if a.Event != "" {
 		return "event on " + name
 	}
 	return "thread " + name
+}
+
+// threadPattern replaces every run of digits of a thread name by *.
+func threadPattern(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < '0' || c > '9' {
+			b = append(b, c)
+		} else if i == 0 || s[i-1] < '0' || s[i-1] > '9' {
+			b = append(b, '*')
+		}
+	}
+	return string(b)
 }
 
 // Finish ends the trace and returns the report.
@@ -166,100 +175,86 @@ func (d *Detector) Finish() (*Report, error) {
 	if err := d.eng.Finish(); err != nil {
 		return nil, err
 	}
+	// Use-free races of events still running when the trace ended.
+	var pending []found
+	for _, t := range d.tasks {
+		pending = append(pending, t.pending...)
+	}
+	slices.SortFunc(pending, func(a, b found) int {
+		return cmp.Or(cmp.Compare(a.second.line, b.second.line), cmp.Compare(a.first.line, b.first.line))
+	})
+	for i := range pending {
+		d.process(&pending[i])
+	}
 	rep := &Report{Trace: d.name, Ops: d.ops, Window: d.cfg.Window, All: d.cfg.All}
-	var races []*Race
-	hits := make([]int, d.cfg.Harmless.Len())
+	var listed []*Race
 	for _, k := range []Kind{UseFree, DataRace} {
 		if !d.wants(k) {
 			continue
 		}
-		ks := KindSummary{Kind: k}
-		var fs []*found
-		for i := range d.found {
-			if f := &d.found[i]; f.kind == k {
-				fs = append(fs, f)
-			}
-		}
-		ks.Found = len(fs)
-		var kept []*found
-		var reported []*Race
-		for _, f := range fs {
-			if k == UseFree && !d.cfg.Unfiltered && d.sameLooper(f) {
-				use, free := &f.first, &f.second
-				if use.write {
-					use, free = free, use
-				}
-				switch {
-				case use.flags&fGuarded != 0:
-					ks.IfGuard++
-					continue
-				case use.flags&fAllocated != 0 || d.realloc[free.line]:
-					ks.IntraAlloc++
-					continue
-				}
-			}
-			r := d.race(f)
-			if rule := d.cfg.Harmless.match(r); rule >= 0 {
-				ks.Harmless++
-				hits[rule]++
+		ks := d.kinds[k]
+		ks.Kind = k
+		var rs []*Race
+		var groups []*Group
+		races := make(map[*found]*Race)
+		for _, g := range d.order {
+			if g.key.kind != k || g.rule >= 0 {
 				continue
 			}
-			kept = append(kept, f)
-			reported = append(reported, r)
+			gr := &Group{Kind: k, Count: g.count, InThread: g.inThread}
+			for _, f := range g.races {
+				r := d.reportRace(f)
+				races[f] = r
+				rs = append(rs, r)
+				gr.Races = append(gr.Races, r)
+			}
+			gr.Location = gr.Races[0].Location.Name
+			gr.Handlers = [2]string{gr.Races[0].First.Context(), gr.Races[0].Second.Context()}
+			if gr.Handlers[1] < gr.Handlers[0] {
+				gr.Handlers[0], gr.Handlers[1] = gr.Handlers[1], gr.Handlers[0]
+			}
+			groups = append(groups, gr)
+			ks.Races += g.count
+			ks.InThread += g.inThread
 		}
-		for i, c := range coverage(kept) {
-			if c >= 0 {
-				reported[i].Covered, reported[i].CoveredBy = true, reported[c]
+		for f, r := range races {
+			if f.cover != nil {
+				r.Covered, r.CoveredBy = true, races[f.cover]
+				ks.Covered++
 			}
 		}
-		groups := group(reported, k)
+		ks.Listed, ks.Groups = len(rs), len(groups)
+		sortGroups(groups)
 		for _, g := range groups {
-			ks.Groups++
-			for _, r := range g.Races {
-				ks.Races++
-				if r.Covered {
-					ks.Covered++
-				}
-				if r.InThread {
-					ks.InThread++
-				}
-				races = append(races, r)
-			}
+			listed = append(listed, g.Races...)
 		}
 		rep.Groups = append(rep.Groups, groups...)
 		rep.Summary.Kinds = append(rep.Summary.Kinds, ks)
 	}
-	for i, n := range hits {
+	for i, n := range d.hits {
 		if r := &d.cfg.Harmless.rules[i]; n > 0 {
 			rep.Summary.Harmless = append(rep.Summary.Harmless, RuleCount{Line: r.line, Rule: r.text, Races: n})
 		}
 	}
-	for i, r := range races {
+	for i, r := range listed {
 		r.ID = "R" + strconv.Itoa(i+1)
 	}
 	for i, g := range rep.Groups {
 		g.ID = "G" + strconv.Itoa(i+1)
 	}
-	d.found = nil
+	d.groups, d.order = nil, nil
 	return rep, nil
 }
 
-// sameLooper reports whether both accesses of f are by events of one
-// looper thread: CAFA's filters apply to them.
-func (d *Detector) sameLooper(f *found) bool {
-	return f.first.flags&f.second.flags&fLooper != 0 && f.first.thread == f.second.thread
-}
-
-// race turns a found race into a report's race.
-func (d *Detector) race(f *found) *Race {
-	r := &Race{
+// reportRace turns a found race into a report's race.
+func (d *Detector) reportRace(f *found) *Race {
+	return &Race{
 		Kind:     f.kind,
 		Location: d.reportLocation(f.loc),
 		First:    d.reportAccess(f.kind, &f.first),
 		Second:   d.reportAccess(f.kind, &f.second),
 		InThread: d.sameLooper(f),
 	}
-	return r
 }
 
 func (d *Detector) str(y traces.Sym) string { return d.syms.String(y) }
@@ -360,34 +355,16 @@ func containsAny(s, chars string) bool {
 	return false
 }
 
-// group sorts the races of one kind into groups, in report order.
-func group(races []*Race, k Kind) []*Group {
-	type key struct {
-		loc      string
-		handlers [2]string
-	}
-	byKey := make(map[key]*Group)
-	var groups []*Group
-	for _, r := range races {
-		h := [2]string{r.First.Context(), r.Second.Context()}
-		if h[1] < h[0] {
-			h[0], h[1] = h[1], h[0]
-		}
-		kk := key{r.Location.Name, h}
-		g := byKey[kk]
-		if g == nil {
-			g = &Group{Kind: k, Location: kk.loc, Handlers: h}
-			byKey[kk] = g
-			groups = append(groups, g)
-		}
-		g.Races = append(g.Races, r)
-	}
+// sortGroups puts groups in report order: each group's races uncovered
+// first, then by line; groups with an uncovered race first, then by their
+// first race.
+func sortGroups(groups []*Group) {
 	for _, g := range groups {
 		slices.SortFunc(g.Races, compareRaces)
 	}
-	// Groups with an uncovered race first, then by their first race.
 	slices.SortFunc(groups, func(a, b *Group) int {
-		ua, ub := a.Uncovered() > 0, b.Uncovered() > 0
+		// Races are sorted uncovered first: the first says it all.
+		ua, ub := !a.Races[0].Covered, !b.Races[0].Covered
 		if ua != ub {
 			if ua {
 				return -1
@@ -399,7 +376,6 @@ func group(races []*Race, k Kind) []*Group {
 			cmp.Compare(a.Handlers[0], b.Handlers[0]),
 			cmp.Compare(a.Handlers[1], b.Handlers[1]))
 	})
-	return groups
 }
 
 // compareRaces orders uncovered races first, then by their lines.

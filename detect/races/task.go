@@ -33,6 +33,7 @@ type task struct {
 
 	guards    []guard    // looper events: the if-guards of open frames
 	openFrees []openFree // looper events: frees not yet followed by an allocation
+	pending   []found    // looper events: use-free races of its frees, decided at its end
 }
 
 // frame is one handler invocation.
@@ -63,7 +64,7 @@ func (t *task) frameID() uint32 { return t.frames[len(t.frames)-1].id }
 
 // reset makes t a fresh task for reuse.
 func (t *task) reset() {
-	*t = task{frames: t.frames[:0], held: t.held[:0], guards: t.guards[:0], openFrees: t.openFrees[:0]}
+	*t = task{frames: t.frames[:0], held: t.held[:0], guards: t.guards[:0], openFrees: t.openFrees[:0], pending: t.pending[:0]}
 }
 
 // lockTable interns locksets: sorted sets of locks, id 0 the empty one.

@@ -1,0 +1,221 @@
+package races
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/traces"
+	"github.com/licorice-dev/licorice/traces/tracetest"
+)
+
+// The benchmarks read tracetest.Android traces (about 20 accesses per
+// event) from .lct files written once under the system's temporary
+// directory. BenchmarkEngine runs the bare AsyncClock engine over a trace,
+// BenchmarkDetect the race detector (engine included): the difference is
+// the detector's overhead. BenchmarkExplain runs `hb` on the trace's first
+// and last events.
+//
+// Sizes: BENCH_EVENTS (comma-separated, default "10000,100000"); the issue's
+// range is 10000 to 1000000.
+
+func benchSizes(b *testing.B) []int {
+	s := os.Getenv("BENCH_EVENTS")
+	if s == "" {
+		s = "10000,100000"
+	}
+	var ns []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			b.Fatalf("BENCH_EVENTS: %v", err)
+		}
+		ns = append(ns, n)
+	}
+	return ns
+}
+
+// benchFile returns the path of the Android trace of n events, writing it
+// if it is not there yet.
+func benchFile(b *testing.B, n int) string {
+	b.Helper()
+	dir := filepath.Join(os.TempDir(), "licorice-races-bench")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("android-%d-v1.lct", n))
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := tracetest.Write(context.Background(), f, traces.LCT, tracetest.Android(n, 1)); err != nil {
+		f.Close()
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// peakHeap samples the heap in use while a run goes on.
+type peakHeap struct{ max uint64 }
+
+func (p *peakHeap) sample() {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	p.max = max(p.max, ms.HeapInuse)
+}
+
+// benchRun streams the trace at path through the step function stepper
+// makes for its reader, sampling the heap.
+func benchRun(b *testing.B, path string, peak *peakHeap, stepper func(*traces.Reader) func(*traces.Op, int) error) {
+	r, err := traces.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	step := stepper(r)
+	var op traces.Op
+	for n := 1; ; n++ {
+		if err := r.Next(&op); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			b.Fatal(err)
+		}
+		if err := step(&op, r.Line()); err != nil {
+			b.Fatal(err)
+		}
+		if n&0xffff == 0 {
+			peak.sample()
+		}
+	}
+	peak.sample()
+}
+
+func BenchmarkEngine(b *testing.B) {
+	for _, n := range benchSizes(b) {
+		path := benchFile(b, n)
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			var peak peakHeap
+			for b.Loop() {
+				benchRun(b, path, &peak, func(r *traces.Reader) func(*traces.Op, int) error {
+					return asyncclock.New(r.Symbols(), asyncclock.Config{Window: asyncclock.DefaultWindow}).Step
+				})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+			b.ReportMetric(float64(peak.max)/(1<<20), "peak-heap-MB")
+		})
+	}
+}
+
+func BenchmarkDetect(b *testing.B) {
+	for _, n := range benchSizes(b) {
+		path := benchFile(b, n)
+		for _, v := range []struct {
+			name string
+			cfg  Config
+		}{
+			{"per-group=10", Config{PerGroup: 10}}, // licorice races' default
+			{"per-group=1", Config{PerGroup: 1}},
+			{"all", Config{All: true, PerGroup: 10}},
+		} {
+			if v.cfg.All && n > 10_000 {
+				continue // every pair: for small traces
+			}
+			b.Run(fmt.Sprintf("events=%d/%s", n, v.name), func(b *testing.B) {
+				var peak peakHeap
+				var rep *Report
+				cfg := v.cfg
+				cfg.Window = asyncclock.DefaultWindow
+				for b.Loop() {
+					var d *Detector
+					benchRun(b, path, &peak, func(r *traces.Reader) func(*traces.Op, int) error {
+						d = NewDetector(r.Symbols(), cfg)
+						return d.Step
+					})
+					var err error
+					if rep, err = d.Finish(); err != nil {
+						b.Fatal(err)
+					}
+					peak.sample()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+				b.ReportMetric(float64(peak.max)/(1<<20), "peak-heap-MB")
+				var races, listed int
+				for _, ks := range rep.Summary.Kinds {
+					races += ks.Races
+					listed += ks.Listed
+				}
+				b.ReportMetric(float64(races), "races")
+				b.ReportMetric(float64(listed), "listed")
+				b.ReportMetric(float64(len(rep.Groups)), "groups")
+			})
+		}
+	}
+}
+
+func BenchmarkExplain(b *testing.B) {
+	for _, n := range benchSizes(b) {
+		path := benchFile(b, n)
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			// The first and the last event the main looper ran: a chain
+			// across the whole trace, the search's worst case.
+			a, z := firstLast(b, path, "main")
+			var ex *Explanation
+			for b.Loop() {
+				r, err := traces.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ex, err = Explain(context.Background(), r, a, z, asyncclock.DefaultWindow)
+				r.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+			b.ReportMetric(float64(len(ex.Steps)), "steps")
+		})
+	}
+}
+
+// firstLast returns the first and the last event thread th ran.
+func firstLast(b *testing.B, path, th string) (first, last string) {
+	r, err := traces.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	var op traces.Op
+	for {
+		if err := r.Next(&op); err != nil {
+			if errors.Is(err, io.EOF) {
+				return first, last
+			}
+			b.Fatal(err)
+		}
+		if op.Kind == traces.Begin && r.Symbols().String(op.Thread) == th {
+			if first == "" {
+				first = r.Symbols().String(op.Task)
+			}
+			last = r.Symbols().String(op.Task)
+		}
+	}
+}
