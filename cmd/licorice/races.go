@@ -19,6 +19,7 @@ func newRacesCmd() *cobra.Command {
 		filterPath string
 		format     string
 		perGroup   int
+		summary    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "races TRACE...",
@@ -52,6 +53,7 @@ terms key=glob with keys kind, class, site, field, location and handler; see
 docs/races.md), and counts them.
 
 With several traces, each is reported, then the groups merged across them.
+--summary prints the counts alone.
 --format json prints one JSON document (schema in docs/races.md).
 
 Example:
@@ -63,6 +65,9 @@ Example:
 			cfg := races.Config{Window: window, All: all, Unfiltered: unfiltered, PerGroup: perGroup}
 			if perGroup < 0 {
 				return usageError{fmt.Errorf("--per-group %d: must not be negative (0 lists every race)", perGroup)}
+			}
+			if summary {
+				cfg.PerGroup = -1
 			}
 			if kind != "" {
 				k, ok := races.ParseKind(kind)
@@ -111,5 +116,6 @@ Example:
 	f.StringVar(&filterPath, "filter", "", "drop the races the rules in `FILE` declare harmless")
 	f.StringVar(&format, "format", "text", "output format: text or json")
 	f.IntVar(&perGroup, "per-group", 10, "list at most `N` races of each group, the first found (all are counted); 0 lists every race")
+	f.BoolVar(&summary, "summary", false, "print the counts only: no groups, no races (the least memory, for very racy traces)")
 	return cmd
 }

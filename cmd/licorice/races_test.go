@@ -64,6 +64,11 @@ func TestRacesCommand(t *testing.T) {
 		}
 	}
 
+	out, _, code = tracesCLI(t, nil, "races", "--summary", mytracks)
+	if code != 0 || !strings.Contains(out, "data races: 6 found → 6 races in 6 groups") || strings.Contains(out, "G1") {
+		t.Errorf("--summary: status %d, output:\n%s", code, out)
+	}
+
 	// Standard input is a trace too.
 	data, err := os.ReadFile(mytracks)
 	if err != nil {

@@ -17,15 +17,17 @@ import (
 	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
-// The benchmarks read tracetest.Android traces (about 20 accesses per
-// event) from .lct files written once under the system's temporary
-// directory. BenchmarkEngine runs the bare AsyncClock engine over a trace,
+// The benchmarks read generated traces (about 20 accesses per event) from
+// .lct files written once under the system's temporary directory: shape
+// "app" is tracetest.App, shaped like a real app's trace; "android" is
+// tracetest.Android, its adversarial counterpart where nearly every access
+// races. BenchmarkEngine runs the bare AsyncClock engine over a trace,
 // BenchmarkDetect the race detector (engine included): the difference is
-// the detector's overhead. BenchmarkExplain runs `hb` on the trace's first
-// and last events.
+// the detector's overhead. BenchmarkExplain runs `hb` on the first and the
+// last event of the main looper.
 //
 // Sizes: BENCH_EVENTS (comma-separated, default "10000,100000"); the issue's
-// range is 10000 to 1000000.
+// range is 10000 to 1000000. Shapes: BENCH_SHAPES (default "app,android").
 
 func benchSizes(b *testing.B) []int {
 	s := os.Getenv("BENCH_EVENTS")
@@ -43,15 +45,23 @@ func benchSizes(b *testing.B) []int {
 	return ns
 }
 
-// benchFile returns the path of the Android trace of n events, writing it
-// if it is not there yet.
-func benchFile(b *testing.B, n int) string {
+func benchShapes() []string {
+	s := os.Getenv("BENCH_SHAPES")
+	if s == "" {
+		s = "app,android"
+	}
+	return strings.Split(s, ",")
+}
+
+// benchFile returns the path of the trace of shape and n events, writing
+// it if it is not there yet.
+func benchFile(b *testing.B, shape string, n int) string {
 	b.Helper()
 	dir := filepath.Join(os.TempDir(), "licorice-races-bench")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	path := filepath.Join(dir, fmt.Sprintf("android-%d-v1.lct", n))
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d-v1.lct", shape, n))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
@@ -60,7 +70,11 @@ func benchFile(b *testing.B, n int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := tracetest.Write(context.Background(), f, traces.LCT, tracetest.Android(n, 1)); err != nil {
+	cfg := tracetest.App(n, 1)
+	if shape == "android" {
+		cfg = tracetest.Android(n, 1)
+	}
+	if _, err := tracetest.Write(context.Background(), f, traces.LCT, cfg); err != nil {
 		f.Close()
 		b.Fatal(err)
 	}
@@ -110,89 +124,96 @@ func benchRun(b *testing.B, path string, peak *peakHeap, stepper func(*traces.Re
 }
 
 func BenchmarkEngine(b *testing.B) {
-	for _, n := range benchSizes(b) {
-		path := benchFile(b, n)
-		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
-			var peak peakHeap
-			for b.Loop() {
-				benchRun(b, path, &peak, func(r *traces.Reader) func(*traces.Op, int) error {
-					return asyncclock.New(r.Symbols(), asyncclock.Config{Window: asyncclock.DefaultWindow}).Step
-				})
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
-			b.ReportMetric(float64(peak.max)/(1<<20), "peak-heap-MB")
-		})
-	}
-}
-
-func BenchmarkDetect(b *testing.B) {
-	for _, n := range benchSizes(b) {
-		path := benchFile(b, n)
-		for _, v := range []struct {
-			name string
-			cfg  Config
-		}{
-			{"per-group=10", Config{PerGroup: 10}}, // licorice races' default
-			{"per-group=1", Config{PerGroup: 1}},
-			{"all", Config{All: true, PerGroup: 10}},
-		} {
-			if v.cfg.All && n > 10_000 {
-				continue // every pair: for small traces
-			}
-			b.Run(fmt.Sprintf("events=%d/%s", n, v.name), func(b *testing.B) {
+	for _, shape := range benchShapes() {
+		for _, n := range benchSizes(b) {
+			path := benchFile(b, shape, n)
+			b.Run(fmt.Sprintf("%s/events=%d", shape, n), func(b *testing.B) {
 				var peak peakHeap
-				var rep *Report
-				cfg := v.cfg
-				cfg.Window = asyncclock.DefaultWindow
 				for b.Loop() {
-					var d *Detector
 					benchRun(b, path, &peak, func(r *traces.Reader) func(*traces.Op, int) error {
-						d = NewDetector(r.Symbols(), cfg)
-						return d.Step
+						return asyncclock.New(r.Symbols(), asyncclock.Config{Window: asyncclock.DefaultWindow}).Step
 					})
-					var err error
-					if rep, err = d.Finish(); err != nil {
-						b.Fatal(err)
-					}
-					peak.sample()
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
 				b.ReportMetric(float64(peak.max)/(1<<20), "peak-heap-MB")
-				var races, listed int
-				for _, ks := range rep.Summary.Kinds {
-					races += ks.Races
-					listed += ks.Listed
-				}
-				b.ReportMetric(float64(races), "races")
-				b.ReportMetric(float64(listed), "listed")
-				b.ReportMetric(float64(len(rep.Groups)), "groups")
 			})
 		}
 	}
 }
 
-func BenchmarkExplain(b *testing.B) {
-	for _, n := range benchSizes(b) {
-		path := benchFile(b, n)
-		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
-			// The first and the last event the main looper ran: a chain
-			// across the whole trace, the search's worst case.
-			a, z := firstLast(b, path, "main")
-			var ex *Explanation
-			for b.Loop() {
-				r, err := traces.Open(path)
-				if err != nil {
-					b.Fatal(err)
+func BenchmarkDetect(b *testing.B) {
+	for _, shape := range benchShapes() {
+		for _, n := range benchSizes(b) {
+			path := benchFile(b, shape, n)
+			for _, v := range []struct {
+				name string
+				cfg  Config
+			}{
+				{"summary", Config{PerGroup: -1}},      // counts only: the detection's own cost
+				{"per-group=10", Config{PerGroup: 10}}, // licorice races' default
+				{"all", Config{All: true, PerGroup: 10}},
+			} {
+				if v.cfg.All && n > 10_000 || v.cfg.PerGroup > 0 && n > 100_000 {
+					continue // every pair, every group listed: too much memory on big racy traces
 				}
-				ex, err = Explain(context.Background(), r, a, z, asyncclock.DefaultWindow)
-				r.Close()
-				if err != nil {
-					b.Fatal(err)
-				}
+				b.Run(fmt.Sprintf("%s/events=%d/%s", shape, n, v.name), func(b *testing.B) {
+					var peak peakHeap
+					var rep *Report
+					cfg := v.cfg
+					cfg.Window = asyncclock.DefaultWindow
+					for b.Loop() {
+						var d *Detector
+						benchRun(b, path, &peak, func(r *traces.Reader) func(*traces.Op, int) error {
+							d = NewDetector(r.Symbols(), cfg)
+							return d.Step
+						})
+						var err error
+						if rep, err = d.Finish(); err != nil {
+							b.Fatal(err)
+						}
+						peak.sample()
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+					b.ReportMetric(float64(peak.max)/(1<<20), "peak-heap-MB")
+					var races, listed, groups int
+					for _, ks := range rep.Summary.Kinds {
+						races += ks.Races
+						listed += ks.Listed
+						groups += ks.Groups
+					}
+					b.ReportMetric(float64(races), "races")
+					b.ReportMetric(float64(listed), "listed")
+					b.ReportMetric(float64(groups), "groups")
+				})
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
-			b.ReportMetric(float64(len(ex.Steps)), "steps")
-		})
+		}
+	}
+}
+
+func BenchmarkExplain(b *testing.B) {
+	for _, shape := range benchShapes() {
+		for _, n := range benchSizes(b) {
+			path := benchFile(b, shape, n)
+			b.Run(fmt.Sprintf("%s/events=%d", shape, n), func(b *testing.B) {
+				// The first and the last event the main looper ran: a chain
+				// across the whole trace, the search's worst case.
+				a, z := firstLast(b, path, "main")
+				var ex *Explanation
+				for b.Loop() {
+					r, err := traces.Open(path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					ex, err = Explain(context.Background(), r, a, z, asyncclock.DefaultWindow)
+					r.Close()
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+				b.ReportMetric(float64(len(ex.Steps)), "steps")
+			})
+		}
 	}
 }
 

@@ -13,10 +13,10 @@ package races
 // coverScan bounds the listed races one race is compared with: the
 // candidates are looked at from those whose first access comes soonest
 // after the race's own, so the nearest coverers are found first.
-const coverScan = 1 << 12
+const coverScan = 1 << 10
 
 // coverBucket is the span of trace lines of one bucket of the index.
-const coverBucket = 1 << 12
+const coverBucket = 1 << 8
 
 // listed indexes the listed races of one kind by the line of their first
 // access, in buckets of coverBucket lines.

@@ -58,8 +58,10 @@ type Config struct {
 	// Harmless drops the races it matches (nil: none).
 	Harmless *Filter
 	// PerGroup is how many races of each group the report lists (the
-	// first found; every race is counted); 0 lists them all. Racy traces
-	// have many races per group: listing a few keeps memory bounded.
+	// first found; every race is counted); 0 lists them all, a negative
+	// number none (the report then has counts only, and no groups). Racy
+	// traces have many races per group: listing a few keeps memory
+	// bounded.
 	PerGroup int
 }
 

@@ -526,4 +526,10 @@ func TestGroups(t *testing.T) {
 	if ks := rep.Summary.Kinds[0]; ks.Races != 6 || ks.Listed != 5 || ks.Covered != 0 {
 		t.Errorf("per group 1: summary %+v: want 6 races, 5 listed, none covered", ks)
 	}
+
+	// Counts only.
+	rep = detectText(t, trace, Config{Kind: DataRace, Window: 0, PerGroup: -1})
+	if ks := rep.Summary.Kinds[0]; ks.Races != 6 || ks.Groups != 5 || ks.Listed != 0 || len(rep.Groups) != 0 {
+		t.Errorf("per group -1: summary %+v and %d groups: want 6 races in 5 groups, none listed", ks, len(rep.Groups))
+	}
 }

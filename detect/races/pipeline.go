@@ -131,7 +131,7 @@ func (d *Detector) process(f *found) {
 	if in {
 		g.inThread++
 	}
-	if d.cfg.PerGroup == 0 || len(g.races) < d.cfg.PerGroup {
+	if d.cfg.PerGroup == 0 || len(g.races) < d.cfg.PerGroup { // none if negative
 		l := &d.listed[f.kind]
 		r := &found{kind: f.kind, loc: f.loc, first: f.first, second: f.second}
 		r.cover = l.cover(d, f)

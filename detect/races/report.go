@@ -91,7 +91,7 @@ type Race struct {
 	// harmless cover nothing: a commutative pair is no synchronization.
 	// A race can only be shown to cover another if the detector still
 	// remembers the time of its first access (the 16384 most recent task
-	// versions), and a race is compared with the 4096 listed races whose
+	// versions), and a race is compared with the 1024 listed races whose
 	// first access comes soonest after its own (see coverage.go).
 	Covered   bool
 	CoveredBy *Race // the covering race, if Covered
@@ -201,6 +201,12 @@ func (d *Detector) Finish() (*Report, error) {
 			if g.key.kind != k || g.rule >= 0 {
 				continue
 			}
+			ks.Races += g.count
+			ks.InThread += g.inThread
+			ks.Groups++
+			if len(g.races) == 0 {
+				continue // counts only (Config.PerGroup < 0)
+			}
 			gr := &Group{Kind: k, Count: g.count, InThread: g.inThread}
 			for _, f := range g.races {
 				r := d.reportRace(f)
@@ -214,8 +220,6 @@ func (d *Detector) Finish() (*Report, error) {
 				gr.Handlers[0], gr.Handlers[1] = gr.Handlers[1], gr.Handlers[0]
 			}
 			groups = append(groups, gr)
-			ks.Races += g.count
-			ks.InThread += g.inThread
 		}
 		for f, r := range races {
 			if f.cover != nil {
@@ -223,7 +227,7 @@ func (d *Detector) Finish() (*Report, error) {
 				ks.Covered++
 			}
 		}
-		ks.Listed, ks.Groups = len(rs), len(groups)
+		ks.Listed = len(rs)
 		sortGroups(groups)
 		for _, g := range groups {
 			listed = append(listed, g.Races...)
@@ -362,16 +366,19 @@ func sortGroups(groups []*Group) {
 	for _, g := range groups {
 		slices.SortFunc(g.Races, compareRaces)
 	}
+	// Races are sorted uncovered first: a group's first says it all.
 	slices.SortFunc(groups, func(a, b *Group) int {
-		// Races are sorted uncovered first: the first says it all.
-		ua, ub := !a.Races[0].Covered, !b.Races[0].Covered
-		if ua != ub {
-			if ua {
+		ra, rb := a.Races[0], b.Races[0]
+		if ra.Covered != rb.Covered {
+			if !ra.Covered {
 				return -1
 			}
 			return 1
 		}
-		return cmp.Or(compareRaces(a.Races[0], b.Races[0]),
+		if c := cmp.Compare(ra.Second.Line, rb.Second.Line); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(ra.First.Line, rb.First.Line),
 			cmp.Compare(a.Location, b.Location),
 			cmp.Compare(a.Handlers[0], b.Handlers[0]),
 			cmp.Compare(a.Handlers[1], b.Handlers[1]))
