@@ -54,9 +54,6 @@ reason, the class of the difference:
                        accesses (the chain of rules is printed)
   lockset              the two threads hold a common lock (licorice: mutual
                        exclusion, no data race)
-  lockset-one-looper   two events of one looper hold a common lock, which
-                       licorice's detector treats as mutual exclusion though
-                       it cannot order two events of one thread
   two-objects          DroidRacer's two accesses are to two objects that
                        lived at one address
   lifecycle            only licorice reports it; DroidRacer's activity

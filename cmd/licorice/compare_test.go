@@ -15,8 +15,7 @@ func TestCompareDroidRacer(t *testing.T) {
 	}
 	for _, want := range []string{
 		"DroidRacer: 54 race witnesses on 54 locations",
-		"droidracer-only  lockset-one-looper",
-		"0x410ab5b8.8 Landroid/database/sqlite/SQLiteDatabase; (co-enabled): lockset-one-looper",
+		"both     same    54         54",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in:\n%s", want, stdout)

@@ -69,14 +69,10 @@ type Reason uint8
 const (
 	// Same: no difference; the witness is a race for licorice too.
 	Same Reason = iota + 1
-	// LocksOneLooper: both accesses are made by events of one looper
-	// thread holding a common lock. licorice's detector drops the pair (a
-	// lockset), though a lock cannot order two events of one thread:
-	// DroidRacer is right here.
-	LocksOneLooper
 	// Locks: the two accesses are made on two threads holding a common
 	// lock: mutual exclusion, no data race for licorice. DroidRacer has
-	// no locksets.
+	// no locksets. (Two events of one looper thread holding a common lock
+	// are a race for both: the lock cannot decide which runs first.)
 	Locks
 	// TwoObjects: DroidRacer names objects by address; its two accesses
 	// are to two objects that lived at the address one after the other.
@@ -100,14 +96,13 @@ const (
 )
 
 var reasonNames = [numReasons]string{
-	Same: "same", LocksOneLooper: "lockset-one-looper", Locks: "lockset", TwoObjects: "two-objects",
+	Same: "same", Locks: "lockset", TwoObjects: "two-objects",
 	Ordered: "ordered", Lifecycle: "lifecycle", LockOrder: "lock-order", LifecycleLockOrder: "lifecycle+lock-order",
 	Database: "database", Unexplained: "unexplained",
 }
 
 var reasonDocs = [numReasons]string{
 	Same:               "the same race: DroidRacer's witness is a data race for licorice too",
-	LocksOneLooper:     "two events of one looper holding a common lock: licorice's detector drops the pair, though a lock cannot order two events of one thread",
 	Locks:              "two threads holding a common lock: mutual exclusion, not a data race for licorice (DroidRacer has no locksets)",
 	TwoObjects:         "two objects that lived at one address one after the other: DroidRacer names objects by address",
 	Ordered:            "licorice's happens-before orders the two accesses",
@@ -393,9 +388,7 @@ func (t *trace) witnessReason(w *Witness) Reason {
 		return TwoObjects
 	case w.Order != asyncclock.Concurrent || w.First.Task == w.Second.Task:
 		return Ordered
-	case len(w.Locks) > 0 && w.First.Event != "" && w.Second.Event != "" && w.First.Thread == w.Second.Thread && t.looper[t.threads[w.First.op]]:
-		return LocksOneLooper
-	case len(w.Locks) > 0:
+	case len(w.Locks) > 0 && !(w.First.Event != "" && w.Second.Event != "" && w.First.Thread == w.Second.Thread && t.looper[t.threads[w.First.op]]):
 		return Locks
 	}
 	return Same

@@ -163,7 +163,7 @@ func TestCompareClasses(t *testing.T) {
 				{{1, true, "0x10", "LA;", 8, "", 1, 1}, {2, false, "0x10", "LA;", 8, "", 1, 2}},
 				{{3, true, "0x30", "LC;", 8, "", 5, 3}, {4, true, "0x30", "LC;", 8, "", 6, 4}},
 			}, "multithreaded: class: LC;  field:8"),
-			want: []string{"0x10.8 droidracer-only/lockset-one-looper", "0x30.8 droidracer-only/lockset"},
+			want: []string{"0x10.8 both/same", "0x30.8 droidracer-only/lockset"},
 			check: func(t *testing.T, c *Comparison) {
 				if w := c.Locations[1].Witnesses[0]; !slices.Equal(w.Locks, []string{"0x91"}) || w.Order != asyncclock.Concurrent ||
 					!slices.Equal(w.Categories, []droidracer.CategoryKind{droidracer.MultiThreaded}) {

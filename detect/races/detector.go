@@ -541,12 +541,12 @@ func (d *Detector) checkData(li uint32, loc traces.Location, a *access, now asyn
 		e := &d.ents[i]
 		next := e.next
 		covered := now.Covers(e.epoch)
-		if !covered && (!raced || d.cfg.All) && (a.write || e.write) && d.locks.disjoint(e.locks, a.locks) {
+		if !covered && (!raced || d.cfg.All) && (a.write || e.write) && (oneLooper(&e.access, a) || d.locks.disjoint(e.locks, a.locks)) {
 			f := d.race(DataRace, loc, &e.access, a, now)
 			d.process(&f)
 			raced = true
 		}
-		if !d.cfg.All && covered && (a.write || !e.write) && d.locks.subset(a.locks, e.locks) {
+		if !d.cfg.All && covered && (a.write || !e.write) && d.locks.subset(a.locks, e.locks) && standsFor(a, &e.access) {
 			*prev = next
 			d.dropEntry(i)
 		} else {
@@ -555,6 +555,24 @@ func (d *Detector) checkData(li uint32, loc traces.Location, a *access, now asyn
 		i = next
 	}
 	l.data = d.newEntry(a, l.data)
+}
+
+// oneLooper reports whether accesses a and b are by events of one looper
+// thread. A lock both hold does not order such events: they never run at
+// the same time anyway, and either may run first; so their locks do not
+// suppress a race between them.
+func oneLooper(a, b *access) bool {
+	return a.flags&b.flags&fLooper != 0 && a.thread == b.thread
+}
+
+// standsFor reports whether a later access a, covering e and holding no
+// lock e does not, stands for e for every access still to come: one that
+// races with e by the locksets (it shares no lock with e) shares none
+// with a either, but one that races with e only because both are events
+// of e's looper thread races with a only if a is an event of that thread
+// too, or holds no lock.
+func standsFor(a, e *access) bool {
+	return e.flags&fLooper == 0 || a.locks == 0 || oneLooper(a, e)
 }
 
 // use checks a use against the free before it (every free, with All).

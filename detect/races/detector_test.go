@@ -121,6 +121,46 @@ func TestDetect(t *testing.T) {
 			want: []string{"data 5-11"},
 		},
 		{
+			// Events of one looper never run at the same time, and either
+			// may run first: a lock both hold orders nothing.
+			name: "a common lock does not suppress between events of one looper",
+			trace: looper + `
+{"op":"begin","t":"A","thread":"L"}
+{"op":"lock","t":"A","l":"M"}
+{"op":"write","t":"A","obj":"o","field":"f","val":1}
+{"op":"unlock","t":"A","l":"M"}
+{"op":"end","t":"A"}
+{"op":"begin","t":"B","thread":"L"}
+{"op":"lock","t":"B","l":"M"}
+{"op":"read","t":"B","obj":"o","field":"f"}
+{"op":"unlock","t":"B","l":"M"}
+{"op":"end","t":"B"}`,
+			want: []string{"data 10-15 in-thread"},
+		},
+		{
+			// T2's write after A, under A's lock, does not stand for A's:
+			// B's write under that lock races with A's (one looper), not
+			// with T2's (a common lock, two threads).
+			name: "a protected access on another thread does not hide a looper event's",
+			trace: looper + `
+{"op":"begin","t":"A","thread":"L"}
+{"op":"lock","t":"A","l":"M"}
+{"op":"write","t":"A","obj":"o","field":"f","val":1}
+{"op":"unlock","t":"A","l":"M"}
+{"op":"signal","t":"A","m":"m"}
+{"op":"end","t":"A"}
+{"op":"wait","t":"T2","m":"m"}
+{"op":"lock","t":"T2","l":"M"}
+{"op":"write","t":"T2","obj":"o","field":"f","val":2}
+{"op":"unlock","t":"T2","l":"M"}
+{"op":"begin","t":"B","thread":"L"}
+{"op":"lock","t":"B","l":"M"}
+{"op":"write","t":"B","obj":"o","field":"f","val":3}
+{"op":"unlock","t":"B","l":"M"}
+{"op":"end","t":"B"}`,
+			want: []string{"data 10-20 in-thread"},
+		},
+		{
 			// T2's protected write does not stand for T1's unprotected one:
 			// T3's read under the same lock races with T1's write only.
 			name: "a protected access does not hide an unprotected one",

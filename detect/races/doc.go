@@ -12,7 +12,8 @@
 //     field, an array element "[i]", a high-level location such as a
 //     database row), at least one a write, not ordered by happens-before,
 //     and not both made while holding a common lock (locks give mutual
-//     exclusion, never order). By default at least one race is reported
+//     exclusion, never order; so a lock held by two events of one looper
+//     thread, which never overlap anyway, suppresses nothing). By default at least one race is reported
 //     for every access that races with an earlier one, so the first race
 //     of every location is among them; with [Config.All], every racing
 //     pair.

@@ -30,13 +30,7 @@ func (x *explainer) finish() (*Explanation, error) {
 			return nil, fmt.Errorf("event %s is not in the trace (no send of it)", x.name(id))
 		}
 	}
-	src, dst := x.src, x.dst
-	if src != nil && dst == nil {
-		dst = x.events[x.a]
-		if src.id == x.a {
-			dst = x.events[x.b]
-		}
-	}
+	src := x.src
 	// The engine's answer and the search's must agree, but for the time
 	// window: AsyncClock's run(E) of a removed event may miss predecessors
 	// older than the window (asyncclock's documentation), where the rules
@@ -416,16 +410,14 @@ func (ex *Explanation) WriteJSON(w io.Writer) error {
 		Steps      []jsonStep       `json:"steps,omitempty"`
 		Concurrent *jsonConcurrency `json:"concurrent,omitempty"`
 	}{Trace: ex.Trace, A: ex.A, B: ex.B, Order: ex.Order.String(), WindowMS: ex.Window.Milliseconds(), Note: ex.Note}
-	point := func(p Point) jsonPoint {
-		return jsonPoint{Line: p.Line, Op: p.Op, Task: p.Task, Event: p.Event, What: p.What}
-	}
+	point := func(p Point) jsonPoint { return jsonPoint(p) }
 	for _, s := range ex.Steps {
 		doc.Steps = append(doc.Steps, jsonStep{Rule: s.Rule.String(), From: point(s.From), To: point(s.To), Why: s.Why})
 	}
 	events := func(rs []EventRef) []jsonEvent {
 		out := []jsonEvent{}
 		for _, r := range rs {
-			out = append(out, jsonEvent{ID: r.ID, Handler: r.Handler, Thread: r.Thread, BeginLine: r.BeginLine, EndLine: r.EndLine})
+			out = append(out, jsonEvent(r))
 		}
 		return out
 	}

@@ -159,3 +159,44 @@ func TestHarmlessFilter(t *testing.T) {
 		t.Errorf("rule counts %+v", h)
 	}
 }
+
+// FuzzParseFilter: any input is parsed or refused with line numbers,
+// never a panic, and a parsed filter's rules, printed, parse again into
+// the same rules.
+func FuzzParseFilter(f *testing.F) {
+	for _, s := range []string{
+		"field=mCount\n",
+		"# c\nclass=android.view.* field=mLayout*\n\nhandler=*.onPause handler=*.onResume\n",
+		`kind=data location="@db:Users.*"` + "\n",
+		`handler="thread AsyncTask #*"  # workers` + "\n",
+		`site=a\"b handler="x \" y"` + "\n",
+		"field=\n", "a\n", `field=a\`, "kind=races\n", "handler=a handler=b handler=c\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		fl, err := ParseFilter("f", strings.NewReader(s))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Errorf("error without the file name: %v", err)
+			}
+			return
+		}
+		var text strings.Builder
+		for _, r := range fl.rules {
+			text.WriteString(r.text + "\n")
+		}
+		again, err := ParseFilter("again", strings.NewReader(text.String()))
+		if err != nil {
+			t.Fatalf("the rules %q do not parse again: %v", text.String(), err)
+		}
+		if len(again.rules) != len(fl.rules) {
+			t.Fatalf("%d rules, then %d", len(fl.rules), len(again.rules))
+		}
+		for i := range fl.rules {
+			if again.rules[i].text != fl.rules[i].text {
+				t.Errorf("rule %q prints as %q", fl.rules[i].text, again.rules[i].text)
+			}
+		}
+	})
+}

@@ -350,7 +350,7 @@ func (rep *Report) json() jsonReport {
 		jr.Summary.Kinds = append(jr.Summary.Kinds, jk)
 	}
 	for _, rc := range rep.Summary.Harmless {
-		jr.Summary.Harmless = append(jr.Summary.Harmless, jsonRule{Line: rc.Line, Rule: rc.Rule, Races: rc.Races})
+		jr.Summary.Harmless = append(jr.Summary.Harmless, jsonRule(rc))
 	}
 	for _, g := range rep.Groups {
 		jg := jsonGroup{

@@ -143,5 +143,5 @@ func (d *Detector) process(f *found) {
 // sameLooper reports whether both accesses of f are by events of one
 // looper thread: CAFA's filters apply to them.
 func (d *Detector) sameLooper(f *found) bool {
-	return f.first.flags&f.second.flags&fLooper != 0 && f.first.thread == f.second.thread
+	return oneLooper(&f.first, &f.second)
 }

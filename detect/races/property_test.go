@@ -19,6 +19,9 @@ type bruteAccess struct {
 	use   bool // a read that dereferences
 	free  bool // a write of null
 	locks []traces.Sym
+	// looper is the looper thread whose event made the access, NoSym if
+	// none: a lock does not order two events of one looper thread.
+	looper traces.Sym
 }
 
 // bruteRaces finds every racing pair of tr the slow, obvious way: every
@@ -31,10 +34,18 @@ func bruteRaces(t *testing.T, tr *tracetest.Trace) (map[string]bool, *asyncclock
 		t.Fatal(err)
 	}
 	held := map[traces.Sym][]traces.Sym{}
+	loopers := map[traces.Sym]bool{}        // looper threads
+	onLooper := map[traces.Sym]traces.Sym{} // event -> its looper thread
 	byLoc := map[traces.Location][]bruteAccess{}
 	for i := range tr.Ops {
 		op := &tr.Ops[i]
 		switch op.Kind {
+		case traces.ThreadBegin:
+			loopers[op.Task] = op.ThreadKind == traces.Looper
+		case traces.Begin:
+			if loopers[op.Thread] {
+				onLooper[op.Task] = op.Thread
+			}
 		case traces.Lock:
 			held[op.Task] = append(held[op.Task], op.Name)
 		case traces.Unlock:
@@ -46,8 +57,9 @@ func bruteRaces(t *testing.T, tr *tracetest.Trace) (map[string]bool, *asyncclock
 			slices.Sort(locks)
 			byLoc[op.Loc] = append(byLoc[op.Loc], bruteAccess{
 				idx: i, task: op.Task, write: op.Kind == traces.Write, locks: locks,
-				use:  op.Kind == traces.Read && op.Deref,
-				free: op.Kind == traces.Write && op.Val.Kind() == traces.NullValue,
+				use:    op.Kind == traces.Read && op.Deref,
+				free:   op.Kind == traces.Write && op.Val.Kind() == traces.NullValue,
+				looper: onLooper[op.Task],
 			})
 		}
 	}
@@ -58,7 +70,8 @@ func bruteRaces(t *testing.T, tr *tracetest.Trace) (map[string]bool, *asyncclock
 				if a.task == b.task || g.Before(asyncclock.Node(a.idx), asyncclock.Node(b.idx)) {
 					continue
 				}
-				if (a.write || b.write) && !slices.ContainsFunc(a.locks, func(l traces.Sym) bool { return slices.Contains(b.locks, l) }) {
+				oneLooper := a.looper != traces.NoSym && a.looper == b.looper
+				if (a.write || b.write) && (oneLooper || !slices.ContainsFunc(a.locks, func(l traces.Sym) bool { return slices.Contains(b.locks, l) })) {
 					races[fmt.Sprintf("data %d-%d", a.idx+2, b.idx+2)] = true
 				}
 				if a.use && b.free || a.free && b.use {
