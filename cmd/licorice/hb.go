@@ -69,7 +69,7 @@ Example:
 				return races.Relation(cmd.Context(), r, window, cmd.OutOrStdout())
 			}
 			if args[1] == args[2] {
-				return usageError{fmt.Errorf("A and B are the same event (%s)", args[1])}
+				return usageError{fmt.Errorf("the two events are the same (%s)", args[1])}
 			}
 			ex, err := races.Explain(cmd.Context(), r, args[1], args[2], window)
 			if err != nil {

@@ -140,7 +140,7 @@ func TestHBCommand(t *testing.T) {
 	}{
 		{[]string{"hb", hbChain, "A"}, 2, "hb takes a trace, and two events or none (got 2 arguments)"},
 		{[]string{"hb"}, 2, "hb takes a trace"},
-		{[]string{"hb", hbChain, "A", "A"}, 2, "A and B are the same event (A)"},
+		{[]string{"hb", hbChain, "A", "A"}, 2, "the two events are the same (A)"},
 		{[]string{"hb", hbChain, "A", "Nope"}, 1, "event Nope is not in the trace"},
 		{[]string{"hb", "--format", "yaml", hbChain, "A", "D"}, 2, `--format "yaml"`},
 	} {
