@@ -75,7 +75,7 @@ Example:
 		},
 	}
 	cmd.Flags().StringVar(&from, "from", "", "the tool that recorded LOG (droidracer)")
-	cmd.Flags().StringVarP(&out, "output", "o", "", "write the trace to this file instead of standard output")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write the trace to this file instead of standard output")
 	cmd.Flags().StringVar(&format, "format", "", "output format: jsonl, jsonl.zst or lct (default: from the name of OUT, else jsonl)")
 	cmd.Flags().StringVar(&app, "app", "", "the app name for the trace header (default: the directory LOG is in)")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not print the summary")
