@@ -281,6 +281,10 @@ func (t *task) nextMessage() *Message {
 			return nil
 		}
 		if id, ok, _ := l.q.Next(int64(rt.now)); ok {
+			// A binder thread starts out waiting for a message: it
+			// is running now, and must stay runnable while its event
+			// runs, whatever its queue holds.
+			t.state = ready
 			m := l.pending[id]
 			delete(l.pending, id)
 			l.checkEmpty()

@@ -618,3 +618,35 @@ func TestDeadlock(t *testing.T) {
 		t.Fatalf("err %v, crash %q; want the deadlock of main", r.err, r.res.Crash)
 	}
 }
+
+type binderProgram struct {
+	Object
+	n Int
+}
+
+func (p *binderProgram) reply() { p.Runtime().Main().Post(p.show) }
+func (p *binderProgram) show()  { p.n.Add(1) }
+
+// TestBinderThreadPreempted checks that a binder thread preempted in its
+// first event runs again: it once stayed "waiting for a message" while it
+// ran one, so the scheduler never picked it again and the run went on,
+// silently, without it.
+func TestBinderThreadPreempted(t *testing.T) {
+	const actions = 20
+	r := record(t, func(rt *Runtime) {
+		p := New(rt, &binderProgram{})
+		rt.AddActions(Action{Name: "net", Do: func(w *World) { w.Transact(p.reply) }})
+	}, Options{Seed: 1, Actions: actions, Preempt: 1})
+	if r.err != nil || r.res.Crash != "" {
+		t.Fatalf("err %v, crash %q", r.err, r.res.Crash)
+	}
+	shown := 0
+	for _, op := range r.ops {
+		if op.Kind == traces.Call && r.name(op.Name) == "BinderProgram.show" {
+			shown++
+		}
+	}
+	if r.res.Actions != actions || shown != actions {
+		t.Errorf("%d actions, %d replies shown; want %d of each", r.res.Actions, shown, actions)
+	}
+}
