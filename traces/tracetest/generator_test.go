@@ -41,12 +41,14 @@ func shapes(seed int64) map[string]Config {
 	fronts.Send.AtFront, fronts.Send.AtTime, fronts.Send.Barrier = 0.6, 0.3, 0.5
 	timers := small
 	timers.Timers, timers.Send.Delays, timers.ShortLocks = 3, []int{1, 3}, true
+	app := App(300, seed)
+	app.WorkerActions = 100 // App's workers live the whole trace: 48k ops of theirs in a 300-event trace
 	return map[string]Config{
 		"small": small, "android": Android(300, seed), "no-binder": noBinder,
 		"many-queues": manyQueues, "no-workers": noWorkers, "no-external": noExternal,
 		"only-outside": onlyOutside, "only-input": onlyInput, "no-mix": noMix,
 		"timeless": timeless, "errors": errs, "by-ops": byOps, "crowded": crowded,
-		"fronts": fronts, "timers": timers, "app": App(300, seed), "zero": {Seed: seed},
+		"fronts": fronts, "timers": timers, "app": app, "zero": {Seed: seed},
 	}
 }
 
