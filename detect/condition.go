@@ -132,6 +132,9 @@ func (t *conds) class(c *learn.Condition) int32 {
 		b.WriteByte('|')
 		b.WriteString(v.String())
 	}
+	for _, p := range c.Pairs {
+		b.WriteString("|(" + p.X.String() + "," + p.Y.String() + ")")
+	}
 	k, ok := t.classes[b.String()]
 	if !ok {
 		k = int32(len(t.classes))

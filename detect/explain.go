@@ -299,7 +299,7 @@ func concreteText(c *learn.Condition, locs []Location, cat *invariants.Catalog) 
 	for i, l := range locs {
 		vars[i] = l.String()
 	}
-	ic := invariants.Condition{Template: t, Vars: vars, A: c.A, B: c.B, Set: c.Set}
+	ic := invariants.Condition{Template: t, Vars: vars, A: c.A, B: c.B, Set: c.Set, Pairs: c.Pairs}
 	return ic.Text()
 }
 

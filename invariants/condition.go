@@ -17,6 +17,8 @@ type Condition struct {
 	// only one); Set is a fitted one-of set.
 	A, B Value
 	Set  []Value
+	// Pairs is a fitted pair one-of set, sorted.
+	Pairs []Point
 	// Support is the number of samples the condition was checked on.
 	Support int64
 	// Chance is the probability that the condition held on those samples
@@ -67,6 +69,8 @@ func (c *Condition) Text() string {
 		return x + " & " + y + " == 0"
 	case bSubset:
 		return x + " & " + y + " == " + x
+	case bPairs:
+		return "(" + x + ", " + y + ") in " + pairsText(c.Pairs)
 	}
 	return c.userText(x, y)
 }
@@ -105,6 +109,19 @@ func setText(set []Value) string {
 			b.WriteString(", ")
 		}
 		b.WriteString(v.String())
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func pairsText(set []Point) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, p := range set {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(" + p.X.String() + ", " + p.Y.String() + ")")
 	}
 	b.WriteByte('}')
 	return b.String()
@@ -193,6 +210,13 @@ func (c *Condition) Eval(vals []Value) (holds, ok bool) {
 		return x.kind == Int && y.kind == Int && x.Int()&y.Int() == 0, true
 	case bSubset:
 		return x.kind == Int && y.kind == Int && x.Int()&y.Int() == x.Int(), true
+	case bPairs:
+		for _, p := range c.Pairs {
+			if Equal(x, p.X) && Equal(y, p.Y) {
+				return true, true
+			}
+		}
+		return false, true
 	}
 	return c.evalUser(x, y)
 }

@@ -31,6 +31,7 @@
 //	square    y == x*x         number
 //	disjoint  x & y == 0       int
 //	subset    x & y == x       int
+//	pairs     (x, y) in {(a1, b1), ...}   int, string (up to 8 pairs)
 //
 // Binary templates are tried in both orders where order matters (x < y
 // and y < x; x % y and y % x), so x >= y is y <= x and x > y is y < x.
@@ -50,7 +51,9 @@
 // values)
 // and, per pair of data in one abstract type, a [PairState] (how often
 // x < y, x == y, x > y; which exact relations a sample broke; the line
-// through the extreme points; the smallest five distinct pairs). Every
+// through the extreme points; the smallest five distinct pairs; every
+// distinct pair with its count while there are at most [MaxPairs] and all
+// are integers or strings, else a flag that they are not). Every
 // condition is decided from these at the end, so memory is bounded by the
 // data and pairs, never by the number of samples, and every field is a
 // count, an extreme, a flag that only turns on, or the smallest k of a
@@ -107,6 +110,15 @@
 //     points until four (Daikon).
 //   - x % y == 0, y == x*x, x & y == 0, x & y == x: 1 - min(d, 5)/5 with d
 //     distinct pairs (Daikon's five distinct tuples).
+//   - (x, y) in S, S the distinct pairs seen (at most 8, integers or
+//     strings): (sum over (a, b) in S of p(a)·q(b))^n, with p and q the
+//     frequencies of x's and y's values in the n samples. Were x and y
+//     independent with those frequencies, a sample would fall in S with
+//     probability sum p(a)·q(b), and all n would with its n-th power.
+//     Proposed only when S is strictly smaller than the product of x's
+//     and y's distinct values: otherwise the pairs say nothing the values
+//     alone do not. Four locales of four languages and four countries,
+//     equally frequent: (4/16)^n, justified from n = 4.
 //   - user templates without a fitter: 1 - min(d, k)/k with d distinct
 //     operand tuples and k the template's min_distinct (default 5); with a
 //     fitter: the formula of the fitter's built-in family.
@@ -120,7 +132,11 @@
 // between them; bounds hide the orderings they imply (x <= 3 and y >= 5
 // hide x < y, x <= y and x != y); y == x + b hides x < y (b > 0) and
 // x != y; x == null and y != null hide x != y;
-// x == y hides the other relations between x and y; in a class of equal
+// x == y hides the other relations between x and y; a relation that makes
+// one datum a function of the other (x == y, y == a*x + b, y == x*x)
+// hides (x, y) in S, which then only lists the values of one; one-of sets
+// of x and y hide it when every pair of their product that the reported
+// relations between x and y allow is in S; in a class of equal
 // data only the equalities with the smallest name (the leader) are kept,
 // and a condition on a member is dropped when the same condition holds on
 // the leader; constants that make a relation trivial hide it (0 % y,

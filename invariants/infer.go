@@ -244,6 +244,9 @@ func (l *Learner) binary(p *PairEntry, keep func(*Condition)) {
 			}
 		}
 	}
+	if c := pairsCondition(&p.PairState, X, Y, cond); c != nil {
+		keep(c)
+	}
 	for _, t := range l.cat.binary {
 		for _, swapped := range []bool{false, true} {
 			name, vars := t.Name, []string{X, Y}

@@ -340,6 +340,11 @@ func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
 		if _, dup := l.pairs[key]; dup {
 			return nil, fmt.Errorf("pair (%s, %s) is listed twice", p.X, p.Y)
 		}
+		if p.N > 0 && len(p.Tuples) == 0 && !p.ManyTuples {
+			// A state stored before pair one-of sets were kept: nothing
+			// is known about its tuples.
+			p.ManyTuples = true
+		}
 		if err := p.PairState.validate(); err != nil {
 			return nil, fmt.Errorf("pair (%s, %s): %w", p.X, p.Y, err)
 		}

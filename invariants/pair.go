@@ -73,6 +73,12 @@ type PairState struct {
 
 	// Distinct holds the smallest distinct numeric points (at most 5).
 	Distinct []Point `json:"distinct,omitempty"`
+
+	// Tuples holds every distinct (x, y) with its count while both are
+	// integers or strings and there are at most MaxPairs; otherwise
+	// ManyTuples is set and Tuples is empty (the pair one-of template).
+	Tuples     []Tuple `json:"tuples,omitempty"`
+	ManyTuples bool    `json:"many_tuples,omitempty"`
 }
 
 // Add records one sample of the pair.
@@ -81,6 +87,7 @@ func (p *PairState) Add(x, y Value) {
 		return
 	}
 	p.N++
+	p.addTuple(x, y, 1)
 	cx, cy := x.class(), y.class()
 	switch {
 	case cx == classNumber && cy == classNumber:
@@ -271,6 +278,12 @@ func (p *PairState) Merge(o *PairState) {
 	for _, q := range o.Distinct {
 		p.Distinct = insertPoint(p.Distinct, q, distinctCap)
 	}
+	if o.ManyTuples {
+		p.manyTuples()
+	}
+	for _, t := range o.Tuples {
+		p.addTuple(t.X, t.Y, t.N)
+	}
 }
 
 // validate checks that a stored pair state is one that Add and Merge could
@@ -302,5 +315,5 @@ func (p *PairState) validate() error {
 	case p.Num == 0 && line:
 		return fmt.Errorf("a line without numbers")
 	}
-	return nil
+	return p.validateTuples()
 }

@@ -39,7 +39,9 @@ func randomSamples(r *rand.Rand, n int) [][]Var {
 		}
 		add("p", p, 2)
 		add("q", p, 2)
-		add("s", StringValue([]string{"on", "no", "ok"}[r.IntN(2+mode%2)]), 3)
+		k := r.IntN(2 + mode%2)
+		add("s", StringValue([]string{"on", "no", "ok"}[k]), 3)
+		add("v", StringValue([]string{"ON", "NO", "OK"}[(k+r.IntN(2)*r.IntN(2))%3]), 3) // mostly s's pair
 		add("t", BoolValue(x > 0), 4)
 		add("u", BoolValue(true), 4)
 		// Names must be distinct within a sample: keep the first.

@@ -1,6 +1,9 @@
 package invariants
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Suppression: a condition implied by other reported conditions is
 // dropped, so a spec lists what a developer needs to read. Only justified
@@ -22,6 +25,11 @@ type facts struct {
 	twoSided map[string]bool
 	// shift has x\x00y -> sign of b for every y == x + b.
 	shift map[string]int
+	// sets has the values of x == a and x in {...}.
+	sets map[string][]Value
+	// rels has the binary conditions (pair one-of sets aside) between
+	// two data, under their names in increasing order joined by \x00.
+	rels map[string][]*Condition
 }
 
 // key identifies a condition: template, data and constants.
@@ -32,7 +40,7 @@ func gather(cs []*Condition) *facts {
 		fixed: map[string]bool{}, strong: map[string]bool{}, ranged: map[string]bool{},
 		null: map[string]bool{}, nonnull: map[string]bool{}, konst: map[string]Value{},
 		lo: map[string]Value{}, hi: map[string]Value{}, have: map[string]bool{}, leader: map[string]string{},
-		twoSided: map[string]bool{}, shift: map[string]int{},
+		twoSided: map[string]bool{}, shift: map[string]int{}, sets: map[string][]Value{}, rels: map[string][]*Condition{},
 	}
 	for _, c := range cs {
 		f.have[key(c)] = true
@@ -40,6 +48,10 @@ func gather(cs []*Condition) *facts {
 			f.twoSided[c.Template.Name+"|"+strings.Join(c.Vars, "\x00")] = true
 		}
 		x := c.Vars[0]
+		if len(c.Vars) == 2 && c.Template.builtin != bPairs {
+			k := relKey(x, c.Vars[1])
+			f.rels[k] = append(f.rels[k], c)
+		}
 		switch c.Template.builtin {
 		case bNull:
 			f.fixed[x], f.null[x] = true, true
@@ -47,11 +59,13 @@ func gather(cs []*Condition) *facts {
 			f.nonnull[x] = true
 		case bConst:
 			f.fixed[x], f.strong[x], f.konst[x] = true, true, c.A
+			f.sets[x] = []Value{c.A}
 			if c.A.IsNumber() {
 				f.tighten(x, c.A, c.A)
 			}
 		case bOneOf:
 			f.strong[x] = true
+			f.sets[x] = c.Set
 			if c.Set[0].IsNumber() {
 				f.tighten(x, c.Set[0], c.Set[len(c.Set)-1])
 			}
@@ -213,6 +227,8 @@ func (f *facts) implied(c *Condition) bool {
 	}
 	eqKey := key(&Condition{Template: builtinEq, Vars: pair(x, y)})
 	switch c.Template.builtin {
+	case bPairs:
+		return f.pairsImplied(c) || f.sameAsLeader(c)
 	case bEq:
 		lx, ly := f.leader[x], f.leader[y]
 		if lx == "" || lx != ly || x == lx || y == lx {
@@ -307,4 +323,55 @@ func suppress(cs []*Condition) []*Condition {
 		}
 	}
 	return out
+}
+
+func relKey(x, y string) string {
+	p := pair(x, y)
+	return p[0] + "\x00" + p[1]
+}
+
+// pairsImplied reports whether the reported conditions on x and y imply
+// the pair one-of condition c, (x, y) in S, or leave it saying nothing
+// about the pair:
+//   - when both have a value set (x == a, x in {...}), if every (a, b) of
+//     the product that satisfies the reported relations between them is
+//     in S;
+//   - when a reported relation makes one a function of the other (x == y,
+//     y == a*x + b, y == x*x), S is the graph of that function over the
+//     values seen: what it adds is a one-of set of one datum, which the
+//     unary one-of decides (and declines past MaxOneOf values).
+func (f *facts) pairsImplied(c *Condition) bool {
+	x, y := c.Vars[0], c.Vars[1]
+	rels := f.rels[relKey(x, y)]
+	for _, r := range rels {
+		switch r.Template.builtin {
+		case bEq, bLinear, bSquare:
+			return true
+		}
+	}
+	xs, okx := f.sets[x]
+	ys, oky := f.sets[y]
+	if !okx || !oky {
+		return false
+	}
+	holds := func(a, b Value) bool {
+		for _, r := range rels {
+			vals := []Value{a, b}
+			if r.Vars[0] != x {
+				vals = []Value{b, a}
+			}
+			if h, ok := r.Eval(vals); !h || !ok {
+				return false
+			}
+		}
+		return true
+	}
+	for _, a := range xs {
+		for _, b := range ys {
+			if holds(a, b) && !slices.ContainsFunc(c.Pairs, func(p Point) bool { return Equal(p.X, a) && Equal(p.Y, b) }) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -29,6 +29,12 @@ func TestSuppression(t *testing.T) {
 		{"equality class keeps the leader's edges", func(i int) []Var {
 			return sample("a", i*7, "b", i*7, "c", i*7, "d", 2*i*7+1)
 		}, []string{"a == b", "a == c", "d == 2*a + 1", "a < d"}},
+		{"one-of sets and an ordering hide the pairs they allow", func(i int) []Var {
+			return sample("x", []int{1, 1, 2}[i%3], "y", []int{2, 3, 3}[i%3])
+		}, []string{"x in {1, 2}", "y in {2, 3}", "x < y"}},
+		{"one-of sets leave the pairs they do not allow", func(i int) []Var {
+			return sample("x", []int{1, 2}[i%2], "y", []string{"a", "b"}[i%2])
+		}, []string{"x in {1, 2}", `y in {"a", "b"}`, `(x, y) in {(1, "a"), (2, "b")}`}},
 		{"zero constant hides bit relations and implied orderings", func(i int) []Var { return sample("x", 0, "y", 1+i%3) },
 			[]string{"x == 0", "y in {1, 2, 3}"}},
 	}

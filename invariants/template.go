@@ -95,6 +95,7 @@ const (
 	bSquare
 	bDisjoint
 	bSubset
+	bPairs
 )
 
 // Template is a kind of atomic condition: its arity, the operand types it
@@ -162,6 +163,9 @@ var builtins = []Template{
 		Chance: "1 - min(d, 5)/5, d: distinct (x, y) pairs", Doc: "the bit sets share no bit"},
 	{Name: "subset", builtin: bSubset, Arity: 2, Types: TypeInt, Form: "x & y == x", Fitter: "none",
 		Chance: "1 - min(d, 5)/5, d: distinct (x, y) pairs", Doc: "the bits of x are a subset of those of y"},
+	{Name: "pairs", builtin: bPairs, Arity: 2, Types: TypeInt | TypeString, Form: "(x, y) in {(a1, b1), ...}", Fitter: "pairs",
+		Chance: "(sum of p(a)q(b) over the set)^n, p, q: value frequencies",
+		Doc:    "the pair of values is one of up to 8 pairs"},
 }
 
 // Catalog is the set of templates a learning run tries: the built-ins and
@@ -170,7 +174,7 @@ var builtins = []Template{
 type Catalog struct {
 	list   []*Template
 	byName map[string]*Template
-	byKind [bSubset + 1]*Template
+	byKind [bPairs + 1]*Template
 	unary  []*Template // user templates of arity 1
 	binary []*Template // user templates of arity 2
 }

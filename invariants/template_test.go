@@ -101,6 +101,24 @@ func TestBuiltinTemplates(t *testing.T) {
 		{"disjoint/falsified", append(repeat(20, two(func(i int) any { return 1 << i }, func(i int) any { return 1 << (i + 21) })), sample("x", 3, "y", 1)), "", "x & y == 0"},
 		{"subset", repeat(5, two(func(i int) any { return i & 6 }, func(i int) any { return i | 6 })), "x & y == x", ""},
 		{"subset/chance", repeat(4, two(func(i int) any { return i & 6 }, func(i int) any { return i | 6 })), "", "x & y == x"},
+		// pairs: (sum over S of p(a)q(b))^n; four pairs of four values
+		// each, all as frequent: (4/16)^n, from n = 4.
+		{"pairs", repeat(4, two(cycle("en", "de", "fr", "pt"), cycle("US", "DE", "FR", "BR"))),
+			`(x, y) in {("de", "DE"), ("en", "US"), ("fr", "FR"), ("pt", "BR")}`, ""},
+		{"pairs/chance", repeat(3, two(cycle("en", "de", "fr", "pt"), cycle("US", "DE", "FR", "BR"))),
+			"", `(x, y) in {("de", "DE"), ("en", "US"), ("fr", "FR")}`},
+		{"pairs/ints", repeat(12, two(cycle(1, 2, 3, 1), cycle(10, 20, 30, 20))), "(x, y) in {(1, 10), (1, 20), (2, 20), (3, 30)}", ""},
+		// Frequencies count: with (1, "a") 9 times in 10, (0.9² + 0.1²)^n
+		// = 0.82^n needs n = 24.
+		{"pairs/skewed", repeat(30, two(func(i int) any { return 1 + btoi(i%10 == 0) }, func(i int) any { return []string{"a", "b"}[btoi(i%10 == 0)] })),
+			`(x, y) in {(1, "a"), (2, "b")}`, ""},
+		{"pairs/skewed-chance", repeat(20, two(func(i int) any { return 1 + btoi(i%10 == 0) }, func(i int) any { return []string{"a", "b"}[btoi(i%10 == 0)] })),
+			"", `(x, y) in {(1, "a"), (2, "b")}`},
+		// The whole product says nothing about the pair.
+		{"pairs/product", repeat(40, two(cycle(1, 2, 1, 2), cycle(5, 5, 6, 6))), "", "(x, y) in {(1, 5), (1, 6), (2, 5), (2, 6)}"},
+		{"pairs/falsified", append(repeat(40, two(cycle("en", "de"), cycle("US", "DE"))), sample("x", "en", "y", "DE")),
+			"", `(x, y) in {("de", "DE"), ("en", "US")}`},
+		{"pairs/floats", repeat(40, two(cycle(1.5, 2.5), cycle("a", "b"))), "", `(x, y) in {(1.5, "a"), (2.5, "b")}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,5 +200,29 @@ func TestGroupsPrune(t *testing.T) {
 	}
 	if n := len(l.pairs); n != 0 {
 		t.Errorf("%d pair states across abstract types", n)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestPairsLimit(t *testing.T) {
+	// Eight distinct pairs are a set; a ninth makes the state forget them.
+	eight := repeat(80, func(i int) []Var { return sample("x", i%8, "y", fmt.Sprint(i%8%3)) })
+	l := learnEach(Builtins(), eight...)
+	p := l.pairs[PairKey{"x", "y"}]
+	if p.ManyTuples || len(p.Tuples) != 8 {
+		t.Fatalf("eight pairs: many %v, %d tuples", p.ManyTuples, len(p.Tuples))
+	}
+	if got := texts(t, Builtins(), exact, eight...); !slices.ContainsFunc(got, func(s string) bool { return len(s) > 10 && s[:10] == "(x, y) in " }) {
+		t.Errorf("eight pairs: no pair one-of in %q", got)
+	}
+	l.Add(sample("x", 9, "y", "9"))
+	if !p.ManyTuples || len(p.Tuples) != 0 {
+		t.Errorf("nine pairs: many %v, %d tuples", p.ManyTuples, len(p.Tuples))
 	}
 }

@@ -67,10 +67,11 @@ type Condition struct {
 	Handler  string
 	Template string
 	Vars     []string // symbolic names, in the template's operand order
-	// A, B and Set are the fitted constants (absent or nil when the
-	// template has none).
+	// A, B, Set and Pairs are the fitted constants (absent or nil when
+	// the template has none).
 	A, B       invariants.Value
 	Set        []invariants.Value
+	Pairs      []invariants.Point
 	Support    int64   // samples it was checked on
 	Confidence float64 // 1 - the chance that it held by accident
 	// Disabled conditions are kept in the spec but not used.
@@ -145,7 +146,7 @@ func handlerFrom(name string, l *invariants.Learner, ntraces int, p Params) *Han
 
 func conditionFrom(handler string, ic *invariants.Condition) *Condition {
 	return &Condition{
-		Handler: handler, Template: ic.Template.Name, Vars: ic.Vars, A: ic.A, B: ic.B, Set: ic.Set,
+		Handler: handler, Template: ic.Template.Name, Vars: ic.Vars, A: ic.A, B: ic.B, Set: ic.Set, Pairs: ic.Pairs,
 		Support: ic.Support, Confidence: 1 - ic.Chance, cond: ic,
 	}
 }
@@ -192,6 +193,7 @@ type constantsJSON struct {
 	A *invariants.Value  `json:"a,omitempty"`
 	B *invariants.Value  `json:"b,omitempty"`
 	S []invariants.Value `json:"s,omitempty"`
+	P []invariants.Point `json:"p,omitempty"`
 }
 
 // Encode writes the spec as canonical JSON, laid out for reading: one
@@ -353,8 +355,8 @@ func conditionToJSON(c *Condition) conditionJSON {
 	if c.B.Kind() != invariants.Absent {
 		k.B = &c.B
 	}
-	k.S = c.Set
-	if k.A != nil || k.B != nil || k.S != nil {
+	k.S, k.P = c.Set, c.Pairs
+	if k.A != nil || k.B != nil || k.S != nil || k.P != nil {
 		cj.Constants = &k
 	}
 	return cj
@@ -525,7 +527,7 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 		if k.B != nil {
 			ic.B = *k.B
 		}
-		ic.Set = k.S
+		ic.Set, ic.Pairs = k.S, k.P
 	}
 	if err := checkConstants(t, ic); err != nil {
 		return nil, err
@@ -534,7 +536,7 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 		return nil, fmt.Errorf("confidence %v is not in [0, 1]", cj.Confidence)
 	}
 	return &Condition{
-		Handler: handler, Template: t.Name, Vars: cj.Vars, A: ic.A, B: ic.B, Set: ic.Set,
+		Handler: handler, Template: t.Name, Vars: cj.Vars, A: ic.A, B: ic.B, Set: ic.Set, Pairs: ic.Pairs,
 		Support: cj.Support, Confidence: cj.Confidence, Disabled: cj.Disabled, Pinned: cj.Pinned, cond: ic,
 	}, nil
 }
@@ -544,8 +546,10 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 func checkConstants(t *invariants.Template, c *invariants.Condition) error {
 	has := func(v invariants.Value) bool { return v.Kind() != invariants.Absent }
 	number := func(v invariants.Value) bool { return v.IsNumber() && !v.IsNaN() }
-	var a, b, set string // "need", "num", or "" (must be absent)
+	var a, b, set, pairs string // "need", "num", or "" (must be absent)
 	switch t.Fitter {
+	case "pairs":
+		pairs = "need"
 	case "const":
 		a = "need"
 	case "oneof":
@@ -591,6 +595,18 @@ func checkConstants(t *invariants.Template, c *invariants.Condition) error {
 		return fmt.Errorf("template %s has no constant s", t.Name)
 	case set == "need" && len(c.Set) == 0:
 		return fmt.Errorf("template %s needs a non-empty set s", t.Name)
+	case pairs == "" && c.Pairs != nil:
+		return fmt.Errorf("template %s has no constant p", t.Name)
+	case pairs == "need" && len(c.Pairs) == 0:
+		return fmt.Errorf("template %s needs a non-empty set p of pairs", t.Name)
+	case len(c.Pairs) > invariants.MaxPairs:
+		return fmt.Errorf("a set p of more than %d pairs", invariants.MaxPairs)
+	}
+	scalar := func(v invariants.Value) bool { return v.Kind() == invariants.Int || v.Kind() == invariants.String }
+	for _, p := range c.Pairs {
+		if !scalar(p.X) || !scalar(p.Y) {
+			return fmt.Errorf("the pairs of p must be integers or strings, not %s", "("+p.X.String()+", "+p.Y.String()+")")
+		}
 	}
 	return nil
 }

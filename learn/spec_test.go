@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/licorice-dev/licorice/invariants"
 )
 
 const goodSpec = `{
@@ -18,7 +20,8 @@ const goodSpec = `{
       "traces": 2,
       "conditions": [
         {"text": "ignored", "template": "nonnull", "vars": ["this.p"], "support": 10, "confidence": 1},
-        {"text": "", "template": "range", "vars": ["this.n"], "constants": {"a": 0, "b": 9}, "support": 10, "confidence": 0.99, "disabled": true}
+        {"text": "", "template": "range", "vars": ["this.n"], "constants": {"a": 0, "b": 9}, "support": 10, "confidence": 0.99, "disabled": true},
+        {"text": "", "template": "pairs", "vars": ["L.language", "L.country"], "constants": {"p": [{"x": "de", "y": "DE"}, {"x": "en", "y": "US"}]}, "support": 10, "confidence": 0.999}
       ]
     }
   ]
@@ -31,15 +34,27 @@ func TestParseSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := sp.Handler("A.run")
-	if h == nil || len(h.Conditions) != 2 || h.State != nil {
+	if h == nil || len(h.Conditions) != 3 || h.State != nil {
 		t.Fatalf("handler: %+v", h)
 	}
 	if got := h.Conditions[0].Text(); got != "A.run: this.p != null" {
 		t.Errorf("text %q: the text is derived, not read", got)
 	}
-	if got := sp.Conditions(); len(got) != 1 {
-		t.Errorf("enabled conditions: %d, want 1 (one is disabled)", len(got))
+	if got := sp.Conditions(); len(got) != 2 {
+		t.Errorf("enabled conditions: %d, want 2 (one is disabled)", len(got))
 	}
+	if got, want := h.Conditions[2].Body(), `(L.language, L.country) in {("de", "DE"), ("en", "US")}`; got != want {
+		t.Errorf("pair one-of: %q, want %q", got, want)
+	}
+	if !h.Conditions[2].holds2(`en`, `US`) || h.Conditions[2].holds2(`en`, `DE`) {
+		t.Errorf("pair one-of evaluates wrongly")
+	}
+}
+
+// holds2 evaluates a two-string condition (for tests).
+func (c *Condition) holds2(x, y string) bool {
+	h, ok := c.Eval([]invariants.Value{invariants.StringValue(x), invariants.StringValue(y)})
+	return h && ok
 }
 
 func TestParseSpecErrors(t *testing.T) {
@@ -61,6 +76,9 @@ func TestParseSpecErrors(t *testing.T) {
 		{"missing constant", edit(`"constants": {"a": 0, "b": 9}`, `"constants": {"a": 0}`), "template range needs constant b"},
 		{"extra constant", edit(`"support": 10, "confidence": 1}`, `"constants": {"a": 1}, "support": 10, "confidence": 1}`), "template nonnull has no constant a"},
 		{"constant type", edit(`{"a": 0, "b": 9}`, `{"a": "0", "b": 9}`), "constant a must be a number"},
+		{"pairs without p", edit(`"constants": {"p": [{"x": "de", "y": "DE"}, {"x": "en", "y": "US"}]}, `, ``), "template pairs needs a non-empty set p of pairs"},
+		{"pairs of floats", edit(`{"x": "de", "y": "DE"}`, `{"x": 1.5, "y": "DE"}`), "the pairs of p must be integers or strings"},
+		{"p elsewhere", edit(`{"a": 0, "b": 9}`, `{"a": 0, "b": 9, "p": [{"x": 1, "y": 2}]}`), "template range has no constant p"},
 		{"duplicate handler", edit(`"handlers": [`, `"handlers": [{"handler": "A.run", "samples": 0, "traces": 0, "conditions": []},`), "handler A.run is listed twice"},
 		{"duplicate condition", edit(`"disabled": true}`, `"disabled": true}, {"text": "", "template": "nonnull", "vars": ["this.p"], "support": 1, "confidence": 1}`), "is listed twice"},
 		{"user template", edit(`"traces": 2,`, `"traces": 2, "templates": [{"name": "x", "types": ["int"], "expr": "x +"}],`), `template "x": expr: unexpected token EOF`},
