@@ -108,9 +108,16 @@
 //     wait by the woken task (a fresh handle per notification).
 //   - error: [Ptr.Use] of null ("NullPointerException: ..."),
 //     [Runtime.Assert], [Runtime.Crash], a panic of the app's Go code, or
-//     a deadlock (nothing can happen any more while a thread is blocked).
-//     The run is not a correct execution: the crashing task's locks and
-//     calls are unwound (unlock, ret, end) and nothing else runs.
+//     a hang: a deadlock (threads waiting for each other's locks, or
+//     nothing can happen any more while a thread is blocked), an ANR (a
+//     looper leaves a due message waiting over 5 s, or 100 mean shuffle
+//     delays if longer: its thread is stuck), or a monkey that finds no
+//     action enabled for a minute. The run is not a correct execution:
+//     after a crash, the crashing task's locks and calls are unwound
+//     (unlock, ret, end) and nothing else runs; a hang's error is by the
+//     stuck thread and nothing is unwound. A run that ends before the
+//     monkey's last action, without an error from Run, always ends with
+//     an error op.
 //   - ts on every op: virtual milliseconds since the process started. src
 //     where known: the Go file and line of the app code that did the op
 //     ("mytracks.go:93"); a call's src is where the handler is defined,

@@ -33,6 +33,7 @@ type Message struct {
 	id    traces.Sym
 	qid   msgqueue.ID
 	body  func(t *task)
+	due   time.Duration // when it may run at the earliest
 	state msgState
 }
 
@@ -172,15 +173,16 @@ func (l *Looper) newMessage(body func(t *task)) *Message {
 func (l *Looper) enqueue(op *traces.Op, m *Message, s sendSpec) {
 	rt := l.rt
 	op.Queue, op.Event, op.SendKind, op.Async = l.queue, m.id, s.kind, s.async
-	now := int64(rt.now)
+	m.due = rt.now
 	switch s.kind {
 	case traces.Delayed:
-		ms := int64(s.delay / time.Millisecond)
-		op.Time = max(ms, 0)
-		l.q.Post(m.qid, now+op.Time*int64(time.Millisecond), s.async)
+		op.Time = max(int64(s.delay/time.Millisecond), 0)
+		m.due += time.Duration(op.Time) * time.Millisecond
+		l.q.Post(m.qid, int64(m.due), s.async)
 	case traces.AtTime:
 		op.Time = max(int64(s.at/time.Millisecond), 0)
-		l.q.Post(m.qid, op.Time*int64(time.Millisecond), s.async)
+		m.due = time.Duration(op.Time) * time.Millisecond
+		l.q.Post(m.qid, int64(m.due), s.async)
 	case traces.AtFront:
 		l.q.PostAtFront(m.qid, s.async)
 	}

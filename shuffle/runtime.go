@@ -117,14 +117,15 @@ type Runtime struct {
 	shuffleDelay                     distuv.Exponential
 	untilPreempt                     int
 
-	structs  map[reflect.Type]*structInfo
-	tables   map[string]any // *Map[V] by name
-	objTypes map[traces.Sym]traces.Sym
-	main     *Looper
-	binder   *Looper
-	monkey   monkey
-	names    nameCache
-	counter  struct{ event, obj, handle, lock int }
+	structs    map[reflect.Type]*structInfo
+	tables     map[string]any // *Map[V] by name
+	objTypes   map[traces.Sym]traces.Sym
+	main       *Looper
+	binder     *Looper
+	mainThread *task
+	monkey     monkey
+	names      nameCache
+	counter    struct{ event, obj, handle, lock int }
 
 	ops      int64
 	switches int64
@@ -182,6 +183,7 @@ func (rt *Runtime) start(main func(rt *Runtime)) {
 	rt.main = rt.newLooper("main", false)
 	mt := rt.newTask("main", traces.Looper)
 	mt.looper = rt.main
+	rt.mainThread = mt
 	rt.binder = rt.newLooper("binder", true)
 	// The process's binder threads exist from its start; they are set up
 	// here, before anything can be sent to them.

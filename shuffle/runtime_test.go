@@ -650,3 +650,69 @@ func TestBinderThreadPreempted(t *testing.T) {
 		t.Errorf("%d actions, %d replies shown; want %d of each", r.res.Actions, shown, actions)
 	}
 }
+
+type hangProgram struct {
+	Object
+	a, b *Mutex
+	n    Int
+}
+
+func (p *hangProgram) tap() { p.n.Add(1) }
+
+// lockAB and lockBA take two locks in opposite orders.
+func (p *hangProgram) lockAB() { p.lockBoth(p.a, p.b) }
+func (p *hangProgram) lockBA() { p.lockBoth(p.b, p.a) }
+
+func (p *hangProgram) lockBoth(first, second *Mutex) {
+	first.Lock()
+	p.Runtime().Sleep(time.Millisecond)
+	second.Lock()
+	second.Unlock()
+	first.Unlock()
+}
+
+// waitForever blocks the running event on a condition nobody notifies.
+func (p *hangProgram) waitForever() {
+	c := NewCond(p.a)
+	p.a.Lock()
+	c.Wait()
+}
+
+// TestHangs checks that a run whose app hangs while the world goes on
+// (the monkey keeps sending input) is not taken for a correct execution
+// but ends with an error that says what is stuck.
+func TestHangs(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		main func(p *hangProgram)
+		want string // the crash message's start
+	}{
+		{"lock cycle", func(p *hangProgram) {
+			p.Runtime().Go("A", p.lockAB)
+			p.Runtime().Go("B", p.lockBA)
+		}, "deadlock: thread "},
+		{"main looper stuck", func(p *hangProgram) {
+			p.Runtime().Main().PostDelayed(p.waitForever, time.Second)
+		}, "ANR: event "},
+		{"nothing enabled", func(p *hangProgram) {
+			p.Runtime().AddActions(Action{Name: "never", Enabled: func() bool { return false }, Do: func(*World) {}})
+		}, "app not responding: no monkey action enabled for 1m0s (0 of 50 done)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := record(t, func(rt *Runtime) {
+				p := New(rt, &hangProgram{a: NewMutex(rt), b: NewMutex(rt)})
+				c.main(p)
+				if c.name != "nothing enabled" {
+					rt.AddActions(Action{Name: "tap", Do: func(w *World) { w.Post(rt.Main(), p.tap) }})
+				}
+			}, Options{Seed: 1, Actions: 50})
+			if r.err != nil || !strings.HasPrefix(r.res.Crash, c.want) {
+				t.Fatalf("err %v, crash %q; want a crash %q...", r.err, r.res.Crash, c.want)
+			}
+			if last := r.ops[len(r.ops)-1]; last.Kind != traces.Error || r.name(last.Name) != r.res.Crash {
+				t.Errorf("last op %v %q, want the error", last.Kind, r.name(last.Name))
+			}
+			t.Logf("%s (after %d of 50 actions)", r.res.Crash, r.res.Actions)
+		})
+	}
+}

@@ -22,6 +22,21 @@ const (
 	done                            // ended
 )
 
+// String says what a thread in the state is doing, for messages.
+func (s taskState) String() string {
+	switch s {
+	case ready:
+		return "busy"
+	case waitingMessage:
+		return "idle"
+	case sleeping:
+		return "sleeping"
+	case blocked:
+		return "blocked"
+	}
+	return "ended"
+}
+
 // task is one thread of the process, with its own goroutine. Exactly one
 // goroutine runs app code at a time: the one whose task is rt.cur. A task
 // gives the baton away by waking another task's goroutine and parking on
@@ -35,13 +50,14 @@ type task struct {
 	wake   chan struct{}
 	exited chan struct{}
 
-	looper  *Looper      // looper and binder threads: the queue they serve
-	event   *Message     // the event the thread is running, if any
-	calls   []traces.Sym // open handler calls, innermost last
-	locks   []*Mutex     // locks held, once per acquisition
-	joiners []*task
-	token   int // invalidates the timer of an earlier sleep
-	signal  traces.Sym
+	looper   *Looper      // looper and binder threads: the queue they serve
+	event    *Message     // the event the thread is running, if any
+	calls    []traces.Sym // open handler calls, innermost last
+	locks    []*Mutex     // locks held, once per acquisition
+	waitsFor *Mutex       // the lock it is blocked on, if any
+	joiners  []*task
+	token    int // invalidates the timer of an earlier sleep
+	signal   traces.Sym
 }
 
 // taskID is the trace's task of the thread's next op: the event it runs,
@@ -205,18 +221,57 @@ func (rt *Runtime) pick() *task {
 // that hangs), not a correct execution.
 func (rt *Runtime) deadlock() {
 	for _, t := range rt.tasks {
-		if t.state != blocked {
+		if t.state == blocked {
+			rt.hang(t, "deadlock: thread "+rt.syms.String(t.id)+" waits forever")
+			return
+		}
+	}
+}
+
+// hang ends the run with an error op msg by task t, which is stuck: the
+// app hangs (a deadlock, a looper that stopped responding), so the run is
+// not a correct execution. Unlike a crash, nothing is unwound: t's calls
+// and locks stay open, as they are when a process hangs.
+func (rt *Runtime) hang(t *task, msg string) {
+	op := rt.newOp(traces.Error, t)
+	op.Name = rt.syms.Intern(msg)
+	rt.emit(op)
+	if rt.crash == "" {
+		rt.crash = msg
+	}
+	rt.over = true
+}
+
+// anrTimeout is how long a due message may wait for its looper before the
+// app is not responding: Android's input dispatching timeout.
+const anrTimeout = 5 * time.Second
+
+// checkResponsive ends the run with an error, Android's "Application Not
+// Responding", if a looper has left a message waiting longer than
+// anrTimeout after it was due: its thread is stuck (blocked for good,
+// or in an event that never ends), a failure the world can see even
+// while other threads go on. Shuffle delays are slow senders, not stuck
+// ones: the timeout grows with their mean. It reports whether the run
+// ended.
+func (rt *Runtime) checkResponsive() bool {
+	limit := max(anrTimeout, 100*rt.opts.DelayMean)
+	for _, t := range rt.tasks {
+		l := t.looper
+		if l == nil || l.quitting {
 			continue
 		}
-		msg := "deadlock: thread " + rt.syms.String(t.id) + " waits forever"
-		op := rt.newOp(traces.Error, t)
-		op.Name = rt.syms.Intern(msg)
-		rt.emit(op)
-		if rt.crash == "" {
-			rt.crash = msg
+		id, ok := l.q.Peek(int64(rt.now))
+		if !ok {
+			continue
 		}
-		return
+		m := l.pending[id]
+		if waited := rt.now - m.due; waited > limit {
+			rt.hang(t, fmt.Sprintf("ANR: event %s has waited %v for queue %s, whose thread %s is %s",
+				rt.syms.String(m.id), waited.Round(time.Millisecond), rt.syms.String(l.queue), rt.syms.String(t.id), t.state))
+			return true
+		}
 	}
+	return false
 }
 
 // nextWake returns the earliest time at which something can happen: a

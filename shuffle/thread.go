@@ -1,6 +1,8 @@
 package shuffle
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -143,8 +145,13 @@ func (m *Mutex) lock(skip int) {
 	rt := m.rt
 	t := rt.running("Lock")
 	for m.holder != nil && m.holder != t {
+		if cycle := m.cycle(t); cycle != "" {
+			rt.hang(t, "deadlock: "+cycle)
+		}
 		m.waiters = append(m.waiters, t)
+		t.waitsFor = m
 		t.block()
+		t.waitsFor = nil
 	}
 	m.holder = t
 	m.count++
@@ -154,6 +161,22 @@ func (m *Mutex) lock(skip int) {
 	rt.srcOf(op, skip)
 	rt.emit(op)
 	rt.step()
+}
+
+// cycle describes the deadlock t would enter by waiting for m, if the
+// holders of the locks form a cycle back to t; "" if not.
+func (m *Mutex) cycle(t *task) string {
+	rt := m.rt
+	var b strings.Builder
+	b.WriteString("thread " + rt.syms.String(t.id))
+	for l, n := m, 0; l != nil && l.holder != nil && n <= len(rt.tasks); l, n = l.holder.waitsFor, n+1 {
+		fmt.Fprintf(&b, " waits for lock %s, held by thread %s", rt.syms.String(l.id), rt.syms.String(l.holder.id))
+		if l.holder == t {
+			return b.String()
+		}
+		b.WriteString(", which")
+	}
+	return ""
 }
 
 // Unlock releases the lock once.

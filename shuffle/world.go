@@ -1,6 +1,7 @@
 package shuffle
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -109,11 +110,16 @@ func (rt *Runtime) AddActions(actions ...Action) {
 
 // monkey performs a run's random actions at random times.
 type monkey struct {
-	actions []Action
-	done    int // actions performed
-	tries   int
-	weights []int
+	actions   []Action
+	done      int           // actions performed
+	idle      bool          // no action was enabled at the last try
+	idleSince time.Duration // since when, if idle
+	weights   []int
 }
+
+// monkeyPatience is how long the monkey tries before it gives up finding
+// an enabled action: the app is stuck (the life cycle never moves on).
+const monkeyPatience = time.Minute
 
 // start schedules the first action; after the last one, the run ends a
 // grace period later.
@@ -122,16 +128,27 @@ func (m *monkey) start(rt *Runtime) {
 }
 
 func (m *monkey) next(rt *Runtime) {
-	if m.done >= rt.opts.Actions || len(m.actions) == 0 || m.tries > 20*rt.opts.Actions {
+	if m.done >= rt.opts.Actions || len(m.actions) == 0 {
 		rt.addTimer(rt.now+grace, func() { rt.over = true })
 		return
 	}
 	gap := rt.opts.Throttle + time.Duration(rt.monkeyRand.ExpFloat64()*float64(rt.opts.ActionGap))
 	rt.addTimer(rt.now+gap, func() {
-		m.tries++
-		if a := m.choose(rt.monkeyRand); a != nil {
+		if rt.checkResponsive() {
+			return
+		}
+		a := m.choose(rt.monkeyRand)
+		switch {
+		case a != nil:
 			m.done++
+			m.idle = false
 			a.Do(&World{rt: rt})
+		case !m.idle:
+			m.idle, m.idleSince = true, rt.now
+		case rt.now-m.idleSince >= monkeyPatience:
+			rt.hang(rt.mainThread, fmt.Sprintf("app not responding: no monkey action enabled for %v (%d of %d done)",
+				monkeyPatience, m.done, rt.opts.Actions))
+			return
 		}
 		m.next(rt)
 	})
