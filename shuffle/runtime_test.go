@@ -667,6 +667,7 @@ func (p *hangProgram) lockBoth(first, second *Mutex) {
 	first.Lock()
 	p.Runtime().Sleep(time.Millisecond)
 	second.Lock()
+	p.n.Add(1)
 	second.Unlock()
 	first.Unlock()
 }
