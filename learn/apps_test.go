@@ -30,9 +30,19 @@ func TestAppPreconditions(t *testing.T) {
 					continue
 				}
 				t.Logf("%s / %s on %s: %s", race.A, race.B, race.Data, strings.Join(cs, "; "))
+				if want := hingeForm[app.Name]; want != "" && !strings.Contains(strings.Join(cs, "\n"), want) {
+					t.Errorf("%s / %s on %s: no condition of the form %q among\n%s", race.A, race.B, race.Data, want, strings.Join(cs, "\n"))
+				}
 			}
 		})
 	}
+}
+
+// hingeForm is, for the apps whose bug hinges on more than one datum being
+// set, a piece of the condition that expresses it.
+var hingeForm = map[string]string{
+	// Each of language and country takes four values; the pair one of four.
+	"firefox": `(Locale.country, Locale.language) in {("BR", "pt"), ("DE", "de"), ("FR", "fr"), ("US", "en")}`,
 }
 
 // raceConditions returns the conditions of the race's handlers on its

@@ -70,6 +70,7 @@ type layerRenderer struct {
 	shuffle.Object
 	app    *geckoApp
 	frames shuffle.Int
+	label  shuffle.String // the locale's display name, as last drawn
 }
 
 func runFirefox(rt *shuffle.Runtime) {
@@ -127,6 +128,15 @@ func (r *layerRenderer) onDrawFrame() {
 	lang := r.app.locale.language.Get()
 	country := r.app.locale.country.Get()
 	rt.Assert(validLocale(lang, country), "rendered with locale %s_%s, which nobody chose", lang, country)
+	// The locale's display name leaves out a region that only repeats the
+	// language: the two codes meet in one comparison (in Java, Locale's
+	// constructor and toString combine them), so they are of one abstract
+	// type, and the renderer's precondition can relate them.
+	label := lang + "_" + country
+	if r.app.locale.language.Equal(&r.app.locale.country) {
+		label = lang
+	}
+	r.label.Set(label)
 	r.app.zoom.Get()
 	r.app.scrollY.Get()
 	r.frames.Add(1)
