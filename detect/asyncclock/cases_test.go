@@ -42,6 +42,8 @@ var ruleCases = []ruleCase{
 	{file: "ipcasync", want: []string{"A<C", "A||D", "C||D"}},
 	{file: "window", want: []string{"A||C", "A||B", "B<C"}},
 	{file: "window", window: DefaultWindow, want: []string{"A<C", "A||B", "B<C"}},
+	{file: "window_threads", want: []string{"@4!<@10", "@7!<@12", "@13!<@16"}},
+	{file: "window_threads", window: DefaultWindow, want: []string{"@4<@10", "@7<@12", "@13!<@16", "@7<@16"}},
 	{file: "fig3_4a", want: []string{"A<B"}},
 	{file: "fig3_4b", want: []string{"A||B"}},
 	{file: "fig3_4c", want: []string{"B<A", "C<A", "C<B"}},

@@ -112,8 +112,16 @@
 //     Removed events are the exception — run(E) is resolved late — and are
 //     never the task of an operation.
 //
-// With the window on, two events of one looper whose gap exceeds the
-// window are taken as ordered (an approximation that only adds order);
-// removed events' run(E) may then miss predecessors that had become old.
-// Everything else is exact.
+// With the window on, the engine takes as ordered (an approximation that
+// only adds order; the reference engine makes the same assumptions): two
+// events of one looper whose gap exceeds the window, a signal and a wait
+// (on any handle) more than the window apart, and a thread's end and
+// another thread's begin more than the window apart. So memory and the
+// width of clocks stay flat where a trace keeps making new things: a
+// looper's old events fold into its window clock, old signals into one
+// clock every wait learns (their handles are forgotten), and a new thread
+// takes the chain of one that ended long ago. Removed events' run(E) may
+// miss predecessors that had become old, and a removed event resolved more
+// than the window ago leaves its async-before list like an old event of
+// the looper. Everything else is exact.
 package asyncclock

@@ -2,6 +2,7 @@ package asyncclock
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -49,12 +50,24 @@ type Engine struct {
 	threads map[traces.Sym]*thread
 	events  map[traces.Sym]*event // tracked events
 	queues  map[traces.Sym]*queue
-	handles map[traces.Sym]Time  // what a wait on the handle learns
-	forks   map[traces.Sym]Time  // forked threads that have not begun
-	chains  []chain              // by Chain; chains[0] is unused
-	fifo    map[uint64]Chain     // the FIFO chain of each parent chain<<32 | queue
-	ext     Time                 // the last external send
-	extTask *task                // sends from outside the program (no "t")
+	handles map[traces.Sym]handle
+	forks   map[traces.Sym]Time // forked threads that have not begun
+	chains  []chain             // by Chain; chains[0] is unused
+	fifo    map[uint64]Chain    // the FIFO chain of each parent chain<<32 | queue
+	ext     Time                // the last external send
+	extTask *task               // sends from outside the program (no "t")
+
+	// With the window: the signals not yet older than the window, in
+	// trace order, and the join of those that are (every later wait knows
+	// them: WINDOW, docs/causality.md).
+	signals    []signal
+	oldSignals Time
+	// Likewise the ends of threads, which every later thread_begin knows
+	// once they are older than the window: a new thread may then take
+	// the chain of one that ended long ago, and chains stop growing with
+	// thread churn.
+	threadEnds    []signal
+	oldThreadEnds Time
 
 	seq  int64   // the number of the current op (1-based)
 	line int     // its line
@@ -107,7 +120,7 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		threads: make(map[traces.Sym]*thread),
 		events:  make(map[traces.Sym]*event),
 		queues:  make(map[traces.Sym]*queue),
-		handles: make(map[traces.Sym]Time),
+		handles: make(map[traces.Sym]handle),
 		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
 		fifo:    make(map[uint64]Chain),
@@ -121,6 +134,19 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 
 // SetFile sets the file name that errors carry.
 func (e *Engine) SetFile(name string) { e.file = name }
+
+// handle is a signal handle: what a wait on it learns.
+type handle struct {
+	t  Time
+	ts float64 // the trace time of its last signal
+}
+
+// signal is a signal op (or a thread's end) not yet older than the
+// window, with its trace time.
+type signal struct {
+	t  Time
+	ts float64
+}
 
 // task is a running thread (its own operations) or a running event.
 type task struct {
@@ -223,10 +249,10 @@ type event struct {
 
 	chain      Chain
 	beginClock Clock
-	endClock   Clock // for a removed event, the clock of run(E) (= beginClock)
-	begin      Time  // at begin(E), or run(E)
-	end        Time  // at end(E), or run(E)
-	endTS      float64
+	endClock   Clock   // for a removed event, the clock of run(E) (= beginClock)
+	begin      Time    // at begin(E), or run(E)
+	end        Time    // at end(E), or run(E)
+	endTS      float64 // trace time at its end, or when run(E) was resolved
 
 	refs     int32 // the engine's structures that hold it
 	absorbed bool  // folded into its thread's time-window clock
@@ -415,6 +441,10 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	th := &thread{id: id, kind: op.ThreadKind}
 	st := e.forks[id]
 	delete(e.forks, id)
+	if e.window > 0 {
+		e.oldThreadEnds = age(&e.threadEnds, e.oldThreadEnds, e.ts, e.window)
+		st.learn(e.oldThreadEnds) // WINDOW
+	}
 	// The chain of a thread that ended before this one began, if any
 	// (greedy chain decomposition); else a new chain.
 	c := Chain(0)
@@ -455,6 +485,9 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th.ended = true
 	th.final = t.st
+	if e.window > 0 {
+		e.threadEnds = append(e.threadEnds, signal{t: t.st, ts: e.ts})
+	}
 	e.chains[t.st.top.Chain()].busy = false
 	e.at(t)
 	e.forget(op.Task)
@@ -495,8 +528,12 @@ func (e *Engine) signal(op *traces.Op) error {
 		return err
 	}
 	h := e.handles[op.Name]
-	h.learn(t.st)
+	h.t.learn(t.st)
+	h.ts = e.ts
 	e.handles[op.Name] = h
+	if e.window > 0 {
+		e.signals = append(e.signals, signal{t: t.st, ts: e.ts})
+	}
 	e.at(t)
 	t.published = true
 	return nil
@@ -507,14 +544,60 @@ func (e *Engine) wait(op *traces.Op) error {
 	if err != nil {
 		return err
 	}
+	learned := false
 	if h, ok := e.handles[op.Name]; ok {
-		t.st.learn(h)
+		t.st.learn(h.t)
+		learned = true
+	}
+	if e.window > 0 {
+		// WINDOW: every signal older than the window happens before the wait.
+		e.oldSignals = age(&e.signals, e.oldSignals, e.ts, e.window)
+		if adds(t.st, e.oldSignals, 0) {
+			t.st.learn(e.oldSignals)
+			learned = true
+		}
+	}
+	if learned {
 		if err := e.atomicAt(t); err != nil {
 			return err
 		}
 	}
 	e.at(t)
 	return nil
+}
+
+// age joins into old the times of *recent that are more than window
+// older than now (trace times), drops them from *recent and returns the
+// new join.
+func age(recent *[]signal, old Time, now, window float64) Time {
+	r := *recent
+	n := 0
+	for n < len(r) && now-r[n].ts > window {
+		old.learn(r[n].t)
+		n++
+	}
+	if n == 0 {
+		return old
+	}
+	clear(r[:n])
+	r = r[n:]
+	if cap(r) > 64 && len(r) < cap(r)/4 {
+		r = slices.Clone(r)
+	}
+	*recent = r
+	return old
+}
+
+// forgetOldHandles drops, with the window, the handles whose last signal
+// is older than the window: oldSignals, which every wait learns, knows
+// what they hold.
+func (e *Engine) forgetOldHandles() {
+	e.oldSignals = age(&e.signals, e.oldSignals, e.ts, e.window)
+	for id, h := range e.handles {
+		if e.ts-h.ts > e.window {
+			delete(e.handles, id)
+		}
+	}
 }
 
 func (e *Engine) attach(op *traces.Op) error {

@@ -428,6 +428,7 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	st := b.time(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
 	p.begin, p.end = st, st
+	p.endTS = e.ts
 	p.pre = Time{}
 	if p.cat.timed() {
 		p.send = Time{}

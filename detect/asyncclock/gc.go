@@ -44,6 +44,7 @@ func (e *Engine) collect() {
 		kept := q.heads[:0]
 		for _, h := range q.heads {
 			l := h.l
+			e.retireRemoved(l)
 			l.compact(e)
 			if len(l.entries) == 0 {
 				q.lists[l.chain] = nil
@@ -60,6 +61,9 @@ func (e *Engine) collect() {
 		e.pruneAtFront(q)
 	}
 	e.pruneIPCAsync()
+	if e.window > 0 {
+		e.forgetOldHandles()
+	}
 	entries := e.listEntries()
 	e.stats.ListEntries = entries
 	// The next collection after as many begins as a quarter of the entries
@@ -89,6 +93,28 @@ func (e *Engine) queueList() []*queue {
 	}
 	slices.SortFunc(qs, func(a, b *queue) int { return int(a.idx) - int(b.idx) })
 	return qs
+}
+
+// retireRemoved applies the time window to the removed events of l: one
+// whose run(E) was resolved more than the window ago is absorbed like an
+// old event of the looper. It is not in the looper's window clock, but
+// whatever its run(E) knows is known to every later begin of the looper
+// that it could precede: its send by the rules that would order it first
+// (the send of a PRIORITY or ATFRONT successor, or its begin, knows it),
+// and its predecessors, all finished before it was resolved, are old
+// events of the looper now (or removed events that are older still).
+// Only queries about the removed event itself lose order, as the window
+// already allows.
+func (e *Engine) retireRemoved(l *sendList) {
+	if e.window == 0 {
+		return
+	}
+	for i := range l.entries {
+		if p := l.entries[i].ev; p.status == evResolved && !p.absorbed && e.ts-p.endTS > e.window {
+			p.absorbed = true
+			e.stats.WindowFolded++
+		}
+	}
 }
 
 // compact drops the entries of absorbed (or heirless) events. The summaries of the
@@ -239,7 +265,7 @@ func (e *Engine) roots() []root {
 		add(t.st)
 	}
 	for _, h := range e.handles {
-		add(h)
+		add(h.t)
 	}
 	for _, f := range e.forks {
 		add(f)

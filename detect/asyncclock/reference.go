@@ -240,12 +240,27 @@ func (g *Graph) baseRules() {
 			if th := g.threads[op.Thread]; th != nil {
 				g.edge(Node(i), Node(th.begin), Fork)
 			}
+		case traces.ThreadBegin:
+			// WINDOW (approximation): a thread that ended more than the
+			// window before another began.
+			for j := range i {
+				if g.window > 0 && ops[j].Kind == traces.ThreadEnd && g.ts[i]-g.ts[j] > g.window {
+					g.edge(Node(j), Node(i), Window)
+				}
+			}
 		case traces.Join: // JOIN: thread_end(T) ≺ join(_, T)
 			g.edge(Node(g.threads[op.Thread].end), Node(i), Join)
 		case traces.Wait: // SIGNAL: signal(m) ≺ every later wait(m)
 			for j := range i {
-				if ops[j].Kind == traces.Signal && ops[j].Name == op.Name {
+				if ops[j].Kind != traces.Signal {
+					continue
+				}
+				if ops[j].Name == op.Name {
 					g.edge(Node(j), Node(i), Signal)
+				} else if g.window > 0 && g.ts[i]-g.ts[j] > g.window {
+					// WINDOW (approximation): a signal more than the
+					// window before a wait, on any handle.
+					g.edge(Node(j), Node(i), Window)
 				}
 			}
 		case traces.Send:

@@ -1,0 +1,77 @@
+package asyncclock
+
+import (
+	"testing"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// TestWindowReclaims checks that the time window keeps the engine's
+// metadata bounded where the trace keeps making new things: threads
+// (a new thread takes the chain of one that ended more than the window
+// ago), signal handles (forgotten once their last signal is older than
+// the window) and removed events (absorbed once resolved more than the
+// window ago; without the window, the search for heirless events drops
+// them).
+func TestWindowReclaims(t *testing.T) {
+	const text = `{"licorice_trace":1}
+{"op":"thread_begin","t":"L","kind":"looper","ts":0}
+{"op":"attach","t":"L","q":"q","ts":0}
+{"op":"thread_begin","t":"W1","ts":0}
+{"op":"send","t":"W1","q":"q","e":"R","delay":5000,"ts":1}
+{"op":"remove","t":"W1","e":"R","ts":2}
+{"op":"send","t":"W1","q":"q","e":"B","delay":5000,"ts":3}
+{"op":"begin","t":"B","thread":"L","ts":5003}
+{"op":"end","t":"B","ts":5004}
+{"op":"signal","t":"W1","m":"m1","ts":5005}
+{"op":"thread_end","t":"W1","ts":5006}
+{"op":"thread_begin","t":"W2","ts":200000}
+{"op":"signal","t":"W2","m":"m2","ts":200001}
+{"op":"send","t":"W2","q":"q","e":"A","ts":200002}
+{"op":"begin","t":"A","thread":"L","ts":200003}
+{"op":"end","t":"A","ts":200004}
+`
+	for _, c := range []struct {
+		window             bool
+		sameChain, rListed bool
+		liveHandles        int
+	}{
+		{window: false, sameChain: false, rListed: false, liveHandles: 2},
+		{window: true, sameChain: true, rListed: false, liveHandles: 1},
+	} {
+		tr := parseTrace(t, text)
+		cfg := Config{}
+		if c.window {
+			cfg.Window = DefaultWindow
+		}
+		r := runEngine(tr, cfg)
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		r.e.collect()
+		w1, w2 := r.epochs[2].Chain(), r.epochs[10].Chain() // the begins of W1 and W2
+		if got := w1 == w2; got != c.sameChain {
+			t.Errorf("window %v: W2 on W1's chain is %v, want %v", c.window, got, c.sameChain)
+		}
+		if got := r.e.Stats().LiveHandles; got != c.liveHandles {
+			t.Errorf("window %v: %d handles held, want %d", c.window, got, c.liveHandles)
+		}
+		if got := listed(r.e, tr.syms.Intern("R")); got != c.rListed {
+			t.Errorf("window %v: removed event R on its async-before list is %v, want %v", c.window, got, c.rListed)
+		}
+	}
+}
+
+// listed reports whether event id is on an async-before list.
+func listed(e *Engine, id traces.Sym) bool {
+	for _, q := range e.queues {
+		for _, h := range q.heads {
+			for _, x := range h.l.entries {
+				if x.ev.id == id {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
