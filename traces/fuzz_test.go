@@ -198,3 +198,63 @@ func TestWriteFuzzSeeds(t *testing.T) {
 		write("FuzzJSONL", 10+i, data)
 	}
 }
+
+// FuzzLCTFastPath checks that the fast path of the .lct decoder (fastOp)
+// and the careful one (decodeOp alone) decode every block alike: the same
+// ops, the same error at the same op. The seeds are blocks long enough for
+// the fast path to decode most of their ops; TestLCTFastPathTaken checks
+// that it does.
+func FuzzLCTFastPath(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3} {
+		h, ops, syms := randomTrace(seed, 200)
+		nops, p := firstPayload(f, encode(f, LCT, &h, ops, syms))
+		f.Add(uint16(nops), p)
+	}
+	h, ops, syms := benchOps(300)
+	nops, p := firstPayload(f, encode(f, LCT, &h, ops, syms))
+	f.Add(uint16(nops), p)
+	f.Fuzz(func(t *testing.T, nops uint16, p []byte) {
+		if nops == 0 {
+			nops = 1
+		}
+		data := lctFile(okHeader, block(int(nops), p), end(uint64(nops)))
+		fast, fastErr := decodePath(t, data, false)
+		careful, carefulErr := decodePath(t, data, true)
+		if fastErr != carefulErr {
+			t.Fatalf("fast path error %q, careful %q", fastErr, carefulErr)
+		}
+		if len(fast) != len(careful) {
+			t.Fatalf("fast path decoded %d ops, careful %d", len(fast), len(careful))
+		}
+		for i := range fast {
+			if fast[i] != careful[i] {
+				t.Fatalf("op %d: fast path %+v, careful %+v", i, fast[i], careful[i])
+			}
+		}
+	})
+}
+
+// decodePath decodes a .lct file with or without the decoder's fast path,
+// and returns its ops and the text of the error that ended it ("" at EOF).
+// Both paths intern the same strings in the same order, so their ops can
+// be compared with ==.
+func decodePath(t *testing.T, data []byte, careful bool) ([]Op, string) {
+	r, err := NewReader(bytes.NewReader(data), WithoutValidation())
+	if err != nil {
+		t.Fatal(err) // the header is a good one
+	}
+	defer r.Close()
+	r.dec.(*lctDecoder).careful = careful
+	var ops []Op
+	for {
+		var op Op
+		err := r.Next(&op)
+		if err == io.EOF {
+			return ops, ""
+		}
+		if err != nil {
+			return ops, err.Error()
+		}
+		ops = append(ops, op)
+	}
+}

@@ -360,20 +360,23 @@ type lctDecoder struct {
 	zd   *zstd.Decoder
 	gen  uint64 // syms.Generation() symMap belongs to
 
-	comp, raw []byte   // the current block, compressed and not
-	pos       int      // in raw
-	left      int      // ops of the block not yet decoded
-	strs      [][]byte // the block's strings by local index; strs[0] is nil
-	symMap    []Sym    // local index -> Sym, NoSym until first used
-	prevTask  uint64   // block-local index of the previous op's task
-	tsK       int      // the scale of the block's last decimal ts, -1 if none
-	tsN       int64    // its mantissa
-	tsF       float64  // its value
+	comp, raw []byte    // the current block, compressed and not
+	pos       int       // in raw
+	left      int       // ops of the block not yet decoded
+	strs      []strSpan // the block's strings by local index; strs[0] is empty
+	symMap    []Sym     // local index -> Sym, NoSym until first used
+	prevTask  uint64    // block-local index of the previous op's task
+	tsK       int       // the scale of the block's last decimal ts, -1 if none
+	tsN       int64     // its mantissa
+	tsF       float64   // its value
 
 	n      int // ops decoded
 	blocks int
 	done   bool   // the end marker was read
 	bad    string // what is wrong with the op being decoded
+
+	eager   bool // symMap holds the Sym of every string of the block
+	careful bool // never use fastOp (tests compare the two paths)
 }
 
 func newLCTDecoder(br *bufio.Reader, syms *Symbols) (*lctDecoder, Header, error) {
@@ -489,8 +492,10 @@ func (d *lctDecoder) next(op *Op) error {
 	if d.syms.Generation() != d.gen {
 		d.internBlock()
 	}
-	if err := d.decodeOp(op); err != nil {
-		return err
+	if !d.eager || len(d.raw)-d.pos < lctFastWindow || d.careful || !d.fastOp(op) {
+		if err := d.decodeOp(op); err != nil {
+			return err
+		}
 	}
 	d.n++
 	d.left--
@@ -572,36 +577,80 @@ func (d *lctDecoder) readBlock() error {
 	return d.readTable()
 }
 
-// readTable reads the block's string table and interns its strings.
+// strSpan is where a string of the block's table is in its payload.
+type strSpan struct{ start, end uint32 }
+
+// readTable reads the block's string table. Its strings are interned when
+// ops first use them.
 func (d *lctDecoder) readTable() error {
 	nstr := d.uvarint()
 	if d.bad != "" || nstr > uint64(len(d.raw)-d.pos) {
 		return d.corrupt("block %d: bad string table size", d.blocks)
 	}
-	d.strs = append(d.strs[:0], nil) // local index 0 is NoSym
+	d.strs = append(d.strs[:0], strSpan{}) // local index 0 is NoSym
+	start := d.pos
+	var lenErr error
 	for range nstr {
 		n := d.uvarint()
 		if d.bad != "" || n == 0 || n > uint64(len(d.raw)-d.pos) {
-			return d.corrupt("block %d: bad string length in string %d", d.blocks, len(d.strs))
+			lenErr = d.corrupt("block %d: bad string length in string %d", d.blocks, len(d.strs))
+			break
 		}
-		s := d.raw[d.pos : d.pos+int(n)]
-		if !utf8.Valid(s) {
-			return d.corrupt("block %d: string %d is not valid UTF-8", d.blocks, len(d.strs))
-		}
-		d.strs = append(d.strs, s)
+		d.strs = append(d.strs, strSpan{uint32(d.pos), uint32(d.pos) + uint32(n)})
 		d.pos += int(n)
 	}
-	d.internBlock()
+	// The strings are valid UTF-8 if the whole table is ASCII, as it
+	// usually is; otherwise the first string that is not is the error
+	// (it comes before a bad length, if there is one).
+	if !isASCII(d.raw[start:d.pos]) {
+		for i, sp := range d.strs[1:] {
+			if !utf8.Valid(d.raw[sp.start:sp.end]) {
+				return d.corrupt("block %d: string %d is not valid UTF-8", d.blocks, i+1)
+			}
+		}
+	}
+	if lenErr != nil {
+		return lenErr
+	}
+	d.internAll()
 	return nil
 }
 
-// internBlock forgets the Syms of the block's strings; each is interned
-// into the current table when an op first uses it (symMap[i] == NoSym
-// means "not yet": only index 0 is the empty string). So a block costs one
-// lookup per distinct string, and so does every Symbols.Reset.
+// isASCII reports whether every byte of b is below 0x80.
+func isASCII(b []byte) bool {
+	var or uint64
+	for len(b) >= 8 {
+		or |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		or |= uint64(c)
+	}
+	return or&0x8080808080808080 == 0
+}
+
+// internAll interns the block's strings, in the order of the table, which
+// is the order in which its ops first use them: as a block's ops would
+// one by one, in one tight loop, so that the fast path finds every Sym in
+// symMap. A block costs one lookup per distinct string.
+func (d *lctDecoder) internAll() {
+	d.gen = d.syms.Generation()
+	d.symMap = append(d.symMap[:0], NoSym)
+	for _, sp := range d.strs[1:] {
+		d.symMap = append(d.symMap, d.syms.InternBytes(d.raw[sp.start:sp.end]))
+	}
+	d.eager = true
+}
+
+// internBlock forgets the Syms of the block's strings when the table was
+// reset in the middle of the block; each is then interned into the current
+// table when an op first uses it (symMap[i] == NoSym means "not yet": only
+// index 0 is the empty string), and the rest of the block is decoded the
+// careful way.
 func (d *lctDecoder) internBlock() {
 	d.gen = d.syms.Generation()
 	d.symMap = append(d.symMap[:0], make([]Sym, len(d.strs))...)
+	d.eager = false
 }
 
 // symAt returns the Sym of block-local string i. Its common case (a string
@@ -623,7 +672,8 @@ func (d *lctDecoder) symFirst(i uint64) Sym {
 		d.fail("string index out of range")
 		return NoSym
 	}
-	y := d.syms.InternBytes(d.strs[i])
+	sp := d.strs[i]
+	y := d.syms.InternBytes(d.raw[sp.start:sp.end])
 	d.symMap[i] = y
 	return y
 }

@@ -245,3 +245,52 @@ func TestHostileLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestLCTFastPathTaken: the fast path decodes nearly every op of a
+// realistic trace (else FuzzLCTFastPath would compare the careful path
+// with itself), and of the random traces' ops, all but the ones it leaves
+// to the careful path by design (floats, changes of ts scale).
+func TestLCTFastPathTaken(t *testing.T) {
+	h, ops, syms := benchOps(20000)
+	rh, rops, rsyms := randomTrace(1, 2000)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		min  float64 // the least share of ops the fast path must decode
+	}{
+		{"bench", encode(t, LCT, &h, ops, syms), 0.99},
+		{"random", encode(t, LCT, &rh, rops, rsyms), 0.5},
+	} {
+		r, err := NewReader(bytes.NewReader(tc.data), WithoutValidation())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := r.dec.(*lctDecoder)
+		fast, total := 0, 0
+		for {
+			if d.left > 0 && d.eager && len(d.raw)-d.pos >= lctFastWindow {
+				// Try the fast path on the next op, then undo it.
+				pos, task, tsN, tsF := d.pos, d.prevTask, d.tsN, d.tsF
+				var op Op
+				if d.fastOp(&op) {
+					fast++
+				}
+				d.pos, d.prevTask, d.tsN, d.tsF = pos, task, tsN, tsF
+			}
+			var op Op
+			err := r.Next(&op)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			total++
+		}
+		r.Close()
+		if share := float64(fast) / float64(total); share < tc.min {
+			t.Errorf("%s: the fast path decoded %d of %d ops (%.2f), want at least %.2f", tc.name, fast, total, share, tc.min)
+		}
+		t.Logf("%s: the fast path decoded %d of %d ops", tc.name, fast, total)
+	}
+}
