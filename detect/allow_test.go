@@ -151,7 +151,7 @@ func TestAllowDetect(t *testing.T) {
 	for _, r := range res.Reports {
 		kinds = append(kinds, r.Kind)
 	}
-	if want := []Kind{Violation, ReqKill}; !equalKinds(kinds, want) {
+	if want := []Kind{Violation, ReqKill, ReqKill}; !equalKinds(kinds, want) {
 		t.Errorf("reports of kinds %v, want %v", kinds, want)
 	}
 	if res.AllowedFindings != 4 || res.AllowedReports != 2 {

@@ -166,3 +166,37 @@ const (
 func nonnullP(h string) specCond {
 	return specCond{handler: h, template: "nonnull", vars: []string{"this.p"}}
 }
+
+// looper starts a looper thread with a queue of its name, forked by the
+// main thread.
+func (s *script) looper(name string) *script {
+	s.op("main", "fork", fmt.Sprintf(`"child":%q`, name))
+	s.op(name, "thread_begin", `"kind":"looper"`)
+	return s.op(name, "attach", fmt.Sprintf(`"q":%q`, name))
+}
+
+// sendTo makes task t post event e to queue q.
+func (s *script) sendTo(t, q, e string) *script {
+	return s.op(t, "send", fmt.Sprintf(`"q":%q,"e":%q`, q, e))
+}
+
+// begin starts event e on thread th and calls handler; finish returns
+// from it and ends e. Between the two, the test interleaves other ops.
+func (s *script) begin(e, th, handler string) *script {
+	s.op(e, "begin", fmt.Sprintf(`"thread":%q`, th))
+	return s.op(e, "call", fmt.Sprintf(`"h":%q`, handler))
+}
+
+func (s *script) finish(e, handler string) *script {
+	s.op(e, "ret", fmt.Sprintf(`"h":%q`, handler))
+	return s.op(e, "end", "")
+}
+
+// runOn runs event e on thread th, like run on main.
+func (s *script) runOn(e, th, handler string, body ...func(s *script, e string)) *script {
+	s.begin(e, th, handler)
+	for _, f := range body {
+		f(s, e)
+	}
+	return s.finish(e, handler)
+}

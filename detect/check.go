@@ -21,9 +21,10 @@ type finding struct {
 }
 
 // check runs the checks of thesis §5.4 on every realized condition of a
-// trace and returns what they find, condition by condition, each in trace
-// order.
-func check(cs *conds, stats *TraceStats) []finding {
+// trace, then pairs its mid-event KILLs, and returns what they find,
+// condition by condition, each in trace order (the mid-event pairs of a
+// condition last). units are the trace's units, by number.
+func check(cs *conds, units []unit, stats *TraceStats) []finding {
 	var out []finding
 	for id, c := range cs.list {
 		// A REQ whose event never began in the second pass has no time
@@ -32,6 +33,44 @@ func check(cs *conds, stats *TraceStats) []finding {
 		slices.SortStableFunc(c.touches, func(x, y touch) int { return cmp.Compare(x.pos, y.pos) })
 		classify(c, stats)
 		out = replay(out, int32(id), c)
+		out = midPairs(out, int32(id), c, units, stats)
+	}
+	return out
+}
+
+// midPairs pairs every mid-event KILL of c — an event whose own writes
+// made c false and then true again — with every REQ of c on another
+// thread that is concurrent with the stretch in which c was false: that
+// REQ may run in the middle and find c false (an atomicity violation,
+// thesis §4.5.5). The pair is a REQ-KILL finding, the REQ first. A REQ
+// that did read c false is a precondition violation, which replay pairs
+// with the mid-event KILL it read in the middle of. Events
+// of one looper never interleave, so a REQ on the event's own thread is
+// no pair; nor is one that happens before the write that made c false or
+// after the write that made it true again. There is no minor mid-event
+// KILL beyond that: the event itself restores c, so no GEN can stand
+// between it and a REQ; every REQ not concurrent with the stretch is one
+// it commutes with.
+func midPairs(out []finding, id int32, c *cond, units []unit, stats *TraceStats) []finding {
+	var reqs, mids []int32
+	for i := range c.touches {
+		switch c.touches[i].role {
+		case req:
+			reqs = append(reqs, int32(i))
+		case midKill:
+			mids = append(mids, int32(i))
+		}
+	}
+	stats.MidKills += len(mids)
+	for _, m := range mids {
+		tm := &c.touches[m]
+		for _, r := range reqs {
+			tr := &c.touches[r]
+			if !tr.holds || units[tr.unit].thread == units[tm.unit].thread || before(tr, tm) || before(tm, tr) {
+				continue
+			}
+			out = append(out, finding{kind: ReqKill, cond: id, a: r, b: m})
+		}
 	}
 	return out
 }
@@ -110,7 +149,8 @@ type reqAt struct {
 // KILLs write, and appends what it finds to out:
 //
 //  1. a REQ on a false condition is a precondition violation (paired with
-//     the last KILL before it, if any); on a true one, if the last write
+//     the last KILL before it, or the mid-event KILL it read the middle
+//     of, if any); on a true one, if the last write
 //     M_c is a GEN that does not happen before it, a GEN-REQ pair;
 //  2. a non-minor KILL forms a REQ-KILL pair with the last REQ of every
 //     chain that does not happen before it (R_c^(i)), and a GEN-KILL pair
@@ -128,7 +168,7 @@ type reqAt struct {
 // earlier ones of the same condition only (if it happens before a KILL,
 // so do they), not for those of another handler.
 func replay(out []finding, id int32, c *cond) []finding {
-	m, lastKill := int32(-1), int32(-1)
+	m, lastKill, lastMid := int32(-1), int32(-1), int32(-1)
 	var last []reqAt
 	ordered := func(a, b int32) bool { // touch a is of b's event or happens before b
 		ta, tb := &c.touches[a], &c.touches[b]
@@ -141,7 +181,11 @@ func replay(out []finding, id int32, c *cond) []finding {
 		case req:
 			switch {
 			case !t.holds:
-				out = append(out, finding{kind: Violation, cond: id, a: lastKill, b: e})
+				k := lastKill
+				if lastMid >= 0 && c.touches[lastMid].last > t.pos && (k < 0 || c.touches[k].pos < c.touches[lastMid].pos) {
+					k = lastMid // the REQ read in the middle of that event
+				}
+				out = append(out, finding{kind: Violation, cond: id, a: k, b: e})
 			case m >= 0 && c.touches[m].role == gen && !ordered(m, e):
 				out = append(out, finding{kind: GenReq, cond: id, a: m, b: e})
 			}
@@ -166,6 +210,8 @@ func replay(out []finding, id int32, c *cond) []finding {
 				out = append(out, finding{kind: GenKill, cond: id, a: m, b: e})
 			}
 			m = e
+		case midKill:
+			lastMid = e
 		case gen:
 			if t.minor {
 				continue

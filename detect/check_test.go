@@ -334,3 +334,112 @@ func TestMinor(t *testing.T) {
 		})
 	}
 }
+
+// TestMidEventKill: an event whose own writes make a condition false and
+// then true again (Firefox's onLocaleChanged: language, then country) is
+// a NOP at its end, but a REQ on another thread, concurrent with it, may
+// run in between.
+func TestMidEventKill(t *testing.T) {
+	draw, change := "Act.onDrawFrame", "Act.onLocaleChanged"
+	pairs := specCond{handler: draw, template: "pairs", vars: []string{"this.x", "this.y"},
+		consts: map[string]any{"p": []map[string]any{{"x": 1, "y": 1}, {"x": 2, "y": 2}}}}
+	// The scene: x = y = 1; a second looper L; two workers, T1 posting
+	// to main and T2 to L, so that nothing orders their events.
+	scene := func() *script {
+		return newScript().write("main", "x", "1").write("main", "y", "1").looper("L").worker("T1").worker("T2").
+			post("T1", "E1").sendTo("T2", "L", "E2")
+	}
+	both := func(v string) []func(*script, string) { return []func(*script, string){wr("x", v), wr("y", v)} }
+	tests := []struct {
+		name  string
+		trace func() *script
+		spec  []specCond
+		want  []string
+	}{
+		{
+			name: "across two loopers, the REQ first",
+			trace: func() *script {
+				return scene().runOn("E2", "L", draw, rd("x", "1"), rd("y", "1")).run("E1", change, both("2")...)
+			},
+			spec: []specCond{pairs},
+			want: []string{"REQ-KILL E2 E1"},
+		},
+		{
+			name: "across two loopers, the REQ after",
+			trace: func() *script {
+				return scene().run("E1", change, both("2")...).runOn("E2", "L", draw, rd("x", "2"), rd("y", "2"))
+			},
+			spec: []specCond{pairs},
+			want: []string{"REQ-KILL E2 E1"},
+		},
+		{
+			// The REQ reads in the middle: a violation, paired with the
+			// event it read the middle of.
+			name: "a REQ in the middle",
+			trace: func() *script {
+				s := scene().begin("E1", "main", change).write("E1", "x", "2")
+				s.runOn("E2", "L", draw, rd("x", "2"), rd("y", "1"))
+				return s.write("E1", "y", "2").finish("E1", change)
+			},
+			spec: []specCond{pairs},
+			want: []string{"violation E1 E2"},
+		},
+		{
+			// Events of one looper never interleave: E2 cannot run in
+			// E1's middle.
+			name: "one looper",
+			trace: func() *script {
+				s := newScript().write("main", "x", "1").write("main", "y", "1").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E2", draw, rd("x", "1"), rd("y", "1")).run("E1", change, both("2")...)
+			},
+			spec: []specCond{pairs},
+		},
+		{
+			// E1 posts E2 after its writes: E2 runs after the middle.
+			name: "ordered after",
+			trace: func() *script {
+				s := newScript().write("main", "x", "1").write("main", "y", "1").looper("L").worker("T1").post("T1", "E1")
+				s.run("E1", change, wr("x", "2"), wr("y", "2"), func(s *script, e string) { s.sendTo(e, "L", "E2") })
+				return s.runOn("E2", "L", draw, rd("x", "2"), rd("y", "2"))
+			},
+			spec: []specCond{pairs},
+		},
+		{
+			// E2 posts E1 after its reads: E1's middle comes after them.
+			name: "ordered before",
+			trace: func() *script {
+				s := newScript().write("main", "x", "1").write("main", "y", "1").looper("L").worker("T2").sendTo("T2", "L", "E2")
+				s.runOn("E2", "L", draw, rd("x", "1"), rd("y", "1"), postE("E1"))
+				return s.run("E1", change, both("2")...)
+			},
+			spec: []specCond{pairs},
+		},
+		{
+			// A unary condition: the pointer nulled and set again.
+			name: "a pointer replaced through null",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).looper("L").worker("T1").worker("T2").post("T1", "E1").sendTo("T2", "L", "E2")
+				return s.runOn("E2", "L", onUpdateName, rd("p", o2)).run("E1", "Act.onRestart", wr("p", null), wr("p", o3))
+			},
+			spec: []specCond{nonnullP(onUpdateName)},
+			want: []string{"REQ-KILL E2 E1"},
+		},
+		{
+			// Written but never false: no mid-event KILL.
+			name: "never false in the middle",
+			trace: func() *script {
+				return scene().runOn("E2", "L", draw, rd("x", "1"), rd("y", "1")).run("E1", change, wr("x", "1"), wr("y", "1"))
+			},
+			spec: []specCond{pairs},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := found(t, tt.trace(), tt.spec...); !slices.Equal(got, tt.want) {
+				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+const onUpdateName = "Act.onUpdateResults"

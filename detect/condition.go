@@ -16,6 +16,10 @@ const (
 	req  role = iota + 1 // the event requires the condition
 	gen                  // it makes the condition true
 	kill                 // it makes the condition false
+	// midKill: the event's own writes make the condition false in its
+	// middle and true again by its end (a NOP at event granularity); a
+	// REQ on another thread may run in between.
+	midKill
 )
 
 func (r role) String() string {
@@ -24,7 +28,7 @@ func (r role) String() string {
 		return "REQ"
 	case gen:
 		return "GEN"
-	case kill:
+	case kill, midKill:
 		return "KILL"
 	}
 	return "NOP"

@@ -83,6 +83,9 @@ type TraceStats struct {
 	Kills      int `json:"kill"`
 	MinorGens  int `json:"minor_gen"`
 	MinorKills int `json:"minor_kill"`
+	// MidKills counts the mid-event KILLs: events whose own writes made a
+	// condition false and then true again (no KILL at their end).
+	MidKills int `json:"mid_kill"`
 	// Undecided counts realized conditions the values read could not
 	// decide (a datum of another type than the template's): not REQs.
 	Undecided int `json:"undecided"`
@@ -326,7 +329,7 @@ func passes(ctx context.Context, sp *learn.Spec, path string, window time.Durati
 		return nil, fmt.Errorf("detect: %w", err)
 	}
 	a.tk.finish()
-	a.findings = check(a.conds, st)
+	a.findings = check(a.conds, a.tk.units, st)
 	return a, nil
 }
 

@@ -50,6 +50,30 @@
 // outside any event, by a thread's own code, is a unit of its own, a GEN
 // or KILL like an event.
 //
+// # Mid-event KILLs
+//
+// At event granularity an event that turns one valid state into another
+// is a NOP, though between two of its writes the condition may be false
+// (Firefox's onLocaleChanged writes the language, then the country: the
+// pair is a locale nobody chose in between). Events of one looper never
+// interleave, but events of two threads do: for a REQ on another thread,
+// concurrent with it, such an event is a KILL (an atomicity violation,
+// thesis §4.5.5). So the second pass also evaluates c after each of an
+// event's own writes to its data, if c held before the event: the first
+// write that makes c false opens a mid-event KILL, the next that makes it
+// true again closes it. If c holds at the event's end, the event is a
+// mid-event KILL touch, placed from the write that made c false to the
+// one that made it true again (its values: before the event, then just
+// after the first of those writes). It takes no part in the checks below
+// (it is no GEN or KILL for M_c, R_c or minor GEN and KILL: c is as it
+// was), but forms a REQ-KILL pair with every REQ of c that held, runs on
+// another thread, and is ordered neither way with that stretch: a REQ
+// whose reads all happen before the first write or after the last could
+// not have seen c false. There is no further minor-KILL reasoning: the
+// event restores c itself, so no GEN can stand between it and a REQ. A
+// REQ that did read c false in the middle is a precondition violation,
+// paired with the mid-event KILL it read the middle of.
+//
 // # Where touches are in time
 //
 // A touch (an event's REQ, GEN or KILL of c) is placed at its own ops,
@@ -80,7 +104,9 @@
 // GEN or KILL, and R_c, the last REQ of each chain:
 //
 //   - a REQ on which c is false is a precondition violation, paired with
-//     the last KILL before it (any KILL, ordered or not), or alone if none;
+//     the last KILL before it (any KILL, ordered or not) or, if it read
+//     in the middle of a later mid-event KILL, with that, or alone if
+//     none;
 //   - a REQ on which c holds forms a GEN-REQ pair with M_c if M_c is a GEN
 //     that does not happen before it;
 //   - a non-minor KILL forms a REQ-KILL pair with every R_c entry that

@@ -233,7 +233,7 @@ func specOf(f finding, c *cond) *learn.Condition {
 
 // event describes touch tc of unit u.
 func (t *tracker) event(tc *touch, u *unit) Event {
-	e := Event{Role: tc.role.String(), Minor: tc.minor, ID: t.syms.String(u.task), Thread: t.syms.String(u.thread),
+	e := Event{Role: tc.role.String(), Minor: tc.minor, MidEvent: tc.role == midKill, ID: t.syms.String(u.task), Thread: t.syms.String(u.thread),
 		Handler: t.syms.String(tc.handler),
 		Begin:   t.point(u.beginLine, u.beginTS, u.hasTS, traces.NoSym),
 		At:      t.point(tc.line, 0, false, tc.src)}
@@ -307,10 +307,10 @@ func concreteText(c *learn.Condition, locs []Location, cat *invariants.Catalog) 
 type roleCounts struct{ req, gen, kill []HandlerCount }
 
 func (t *tracker) roleCounts(c *cond) *roleCounts {
-	count := func(r role) []HandlerCount {
+	count := func(rs ...role) []HandlerCount {
 		n := map[string]int{}
 		for i := range c.touches {
-			if tc := &c.touches[i]; tc.role == r {
+			if tc := &c.touches[i]; slices.Contains(rs, tc.role) {
 				n[t.syms.String(tc.handler)]++
 			}
 		}
@@ -321,5 +321,5 @@ func (t *tracker) roleCounts(c *cond) *roleCounts {
 		slices.SortFunc(out, func(a, b HandlerCount) int { return strings.Compare(a.Handler, b.Handler) })
 		return out
 	}
-	return &roleCounts{req: count(req), gen: count(gen), kill: count(kill)}
+	return &roleCounts{req: count(req), gen: count(gen), kill: count(kill, midKill)}
 }

@@ -21,7 +21,10 @@ var update = flag.Bool("update", false, "rewrite golden files")
 //   - onLoad (E5) makes n >= 1 true, refresh (E6) requires it, unordered:
 //     GEN-REQ;
 //   - onClose (E7) kills q != null and onOpen (E8) generates it,
-//     unordered, and onUse (E9) requires it after both: GEN-KILL.
+//     unordered, and onUse (E9) requires it after both: GEN-KILL;
+//   - onDraw (E10) on a second looper R requires (x, y) in {(1, 1),
+//     (2, 2)}, and onChange (E11) on main writes x, then y: a mid-event
+//     KILL, unordered with E10: REQ-KILL.
 func goldenScript() *script {
 	s := &script{rich: true}
 	s.raw(`{"licorice_trace":1,"platform":"android","app":"demo","run":"golden"}`)
@@ -29,6 +32,7 @@ func goldenScript() *script {
 	s.op("main", "attach", `"q":"main"`)
 	s.op("main", "alloc", `"obj":"o1","site":"App.main:1","type":"Act"`)
 	s.write("main", "p", o2).write("main", "n", "0").write("main", "q", o2)
+	s.write("main", "x", "1").write("main", "y", "1").looper("R")
 	s.worker("T1").worker("T2").worker("T3")
 	s.post("T1", "E1").post("T2", "E2")
 	s.run("E1", "Act.onUpdateResults", rd("p", o2))
@@ -42,7 +46,10 @@ func goldenScript() *script {
 	s.run("E7", "Act.onClose", wr("q", null), signal("m1"))
 	s.run("E8", "Act.onOpen", wr("q", o3), signal("m2"))
 	s.op("T1", "wait", `"m":"m1"`).op("T1", "wait", `"m":"m2"`).post("T1", "E9")
-	return s.run("E9", "Act.onUse", rd("q", o3))
+	s.run("E9", "Act.onUse", rd("q", o3))
+	s.sendTo("T3", "R", "E10").post("T2", "E11")
+	s.runOn("E10", "R", "Act.onDraw", rd("x", "1"), rd("y", "1"))
+	return s.run("E11", "Act.onChange", wr("x", "2"), wr("y", "2"))
 }
 
 var goldenSpec = []specCond{
@@ -52,6 +59,8 @@ var goldenSpec = []specCond{
 	{handler: "Act.refresh", template: "lower", vars: []string{"this.n"}, consts: map[string]any{"a": 1}},
 	{handler: "Act.onUse", template: "nonnull", vars: []string{"this.q"}},
 	{handler: "Act.onUse", template: "const", vars: []string{"this.n"}, consts: map[string]any{"a": 7}, disabled: true},
+	{handler: "Act.onDraw", template: "pairs", vars: []string{"this.x", "this.y"},
+		consts: map[string]any{"p": []map[string]any{{"x": 1, "y": 1}, {"x": 2, "y": 2}}}},
 }
 
 // goldenInput writes (with -update) or checks the golden trace and spec
@@ -113,8 +122,11 @@ func TestGolden(t *testing.T) {
 			t.Errorf("report %d: %d findings in %d traces, want the same finding of one trace given twice", r.ID, r.Findings, len(r.Traces))
 		}
 	}
-	if want := []Kind{Violation, ReqKill, GenReq, GenKill}; !equalKinds(kinds, want) {
+	if want := []Kind{Violation, ReqKill, ReqKill, GenReq, GenKill}; !equalKinds(kinds, want) {
 		t.Errorf("reports of kinds %v, want %v", kinds, want)
+	}
+	if mid := res.Reports[1].Example.Events[1]; !mid.MidEvent || mid.Handler != "Act.onChange" {
+		t.Errorf("report 2: the second event is %+v, want onChange's mid-event KILL", mid)
 	}
 	if res.Disabled != 1 {
 		t.Errorf("%d disabled conditions, want 1", res.Disabled)

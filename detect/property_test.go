@@ -16,7 +16,8 @@ import (
 )
 
 // randomScript writes a random trace over o1.p: workers and events post
-// events to main, which runs them in the order they were sent; events and
+// events to main or to a second looper L, which run them in the order they
+// were sent; events and
 // workers read p (with its current value) and write it (null, o2, o3);
 // events signal and workers wait. Handlers are Act.h1 ... Act.h4.
 func randomScript(rng *rand.Rand) *script {
@@ -28,31 +29,44 @@ func randomScript(rng *rand.Rand) *script {
 	for _, w := range workers {
 		s.worker(w)
 	}
-	var pending []string
+	loopers := []string{"main"}
+	if rng.IntN(2) == 0 {
+		s.looper("L")
+		loopers = append(loopers, "L")
+	}
+	pending := map[string][]string{}
 	signals := 0
 	n := 0
-	newEvent := func() string {
+	// newEvent returns a new event and the queue it goes to.
+	newEvent := func() (string, string) {
 		n++
 		e := fmt.Sprintf("E%d", n)
-		pending = append(pending, e)
-		return e
+		q := loopers[rng.IntN(len(loopers))]
+		pending[q] = append(pending[q], e)
+		return e, q
 	}
+	anyPending := func() bool { return len(pending["main"])+len(pending["L"]) > 0 }
 	for step := 0; step < 12+rng.IntN(12); step++ {
 		w := workers[rng.IntN(len(workers))]
 		switch r := rng.IntN(10); {
-		case r < 3 || len(pending) == 0:
-			s.post(w, newEvent())
+		case r < 3 || !anyPending():
+			e, q := newEvent()
+			s.sendTo(w, q, e)
 		case r == 3:
 			cur = vals[rng.IntN(3)]
 			s.write(w, "p", cur)
 		case r == 4 && signals > 0:
 			s.op(w, "wait", fmt.Sprintf(`"m":"m%d"`, 1+rng.IntN(signals)))
 		default:
-			e := pending[0]
-			pending = pending[1:]
+			q := loopers[rng.IntN(len(loopers))]
+			if len(pending[q]) == 0 {
+				q = loopers[len(loopers)-1-slices.Index(loopers, q)]
+			}
+			e := pending[q][0]
+			pending[q] = pending[q][1:]
 			h := fmt.Sprintf("Act.h%d", 1+rng.IntN(4))
 			var body []func(*script, string)
-			for range 1 + rng.IntN(3) {
+			for range 1 + rng.IntN(4) {
 				switch rng.IntN(4) {
 				case 0:
 					body = append(body, rd("p", cur))
@@ -60,13 +74,14 @@ func randomScript(rng *rand.Rand) *script {
 					cur = vals[rng.IntN(3)]
 					body = append(body, wr("p", cur))
 				case 2:
-					body = append(body, postE(newEvent()))
+					e2, q2 := newEvent()
+					body = append(body, func(s *script, e string) { s.sendTo(e, q2, e2) })
 				case 3:
 					signals++
 					body = append(body, signal(fmt.Sprintf("m%d", signals)))
 				}
 			}
-			s.run(e, h, body...)
+			s.runOn(e, q, h, body...)
 		}
 	}
 	return s
@@ -92,6 +107,7 @@ func TestAgainstReference(t *testing.T) {
 	}
 	sp := randomSpec(t)
 	dir := t.TempDir()
+	mids := 0
 	for seed := range n {
 		rng := rand.New(rand.NewPCG(uint64(seed), 7))
 		path := randomScript(rng).file(t, dir, fmt.Sprintf("r%d.jsonl", seed))
@@ -102,12 +118,17 @@ func TestAgainstReference(t *testing.T) {
 		if a.tk == nil {
 			continue
 		}
+		mids += a.stats.MidKills
 		g := referenceGraph(t, path, a.tk.syms)
 		if err := compare(a, g); err != nil {
 			data, _ := os.ReadFile(path)
 			t.Fatalf("seed %d: %v\n%s", seed, err, data)
 		}
 	}
+	if mids == 0 {
+		t.Errorf("no mid-event KILL in %d traces: the generator no longer exercises them", n)
+	}
+	t.Logf("%d mid-event KILLs", mids)
 }
 
 func referenceGraph(t *testing.T, path string, syms *traces.Symbols) *asyncclock.Graph {
@@ -154,7 +175,7 @@ func compare(a *analysis, g *asyncclock.Graph) error {
 		}
 		for i := range ts {
 			e := &ts[i]
-			if e.role == req {
+			if e.role == req || e.role == midKill {
 				continue
 			}
 			opposite := kill
@@ -190,6 +211,20 @@ func compare(a *analysis, g *asyncclock.Graph) error {
 			for j := range ts[:i] {
 				if r := &ts[j]; r.role == req && r.unit != k.unit && !ref(r, k) {
 					want = append(want, pair{"REQ-KILL", r.spec.Text(), name(k)})
+				}
+			}
+		}
+		// Mid-event KILLs: every REQ that held, on another thread, and
+		// ordered neither way with the stretch in which p was false.
+		thread := func(x *touch) traces.Sym { return a.tk.units[x.unit].thread }
+		for i := range ts {
+			m := &ts[i]
+			if m.role != midKill {
+				continue
+			}
+			for j := range ts {
+				if r := &ts[j]; r.role == req && r.holds && thread(r) != thread(m) && !ref(r, m) && !ref(m, r) {
+					want = append(want, pair{"REQ-KILL", r.spec.Text(), name(m)})
 				}
 			}
 		}

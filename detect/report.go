@@ -150,13 +150,18 @@ type HandlerCount struct {
 
 // Event is one event of a finding and what it does to the condition.
 type Event struct {
-	Role    string `json:"role"` // "REQ", "GEN" or "KILL"
-	Minor   bool   `json:"minor,omitempty"`
-	ID      string `json:"id"`     // the event, or the thread for a write outside events
-	Thread  string `json:"thread"` // the thread it ran on
-	Handler string `json:"handler"`
-	Begin   Point  `json:"begin"`
-	End     *Point `json:"end,omitempty"` // nil if it was still running when the trace ended
+	Role  string `json:"role"` // "REQ", "GEN" or "KILL"
+	Minor bool   `json:"minor,omitempty"`
+	// MidEvent marks a KILL in the middle of its event: the event's own
+	// writes made the condition false (Before: the values before the
+	// event; After: those just after the write that made it false, At)
+	// and true again before it ended.
+	MidEvent bool   `json:"mid_event,omitempty"`
+	ID       string `json:"id"`     // the event, or the thread for a write outside events
+	Thread   string `json:"thread"` // the thread it ran on
+	Handler  string `json:"handler"`
+	Begin    Point  `json:"begin"`
+	End      *Point `json:"end,omitempty"` // nil if it was still running when the trace ended
 	// At is the op that places the touch: a REQ's first read of the
 	// condition's data, a GEN's or KILL's last write to it.
 	At Point `json:"at"`
@@ -310,6 +315,14 @@ func howToRead(r *Report) string {
 		return s
 	case ReqKill:
 		rq, k := ex.Events[0], ex.Events[1]
+		if k.MidEvent {
+			return fmt.Sprintf("%s relies on %s, and %s makes it false between two of its writes and true again by its end. "+
+				"The two run on different threads (%s, %s) and nothing orders them, so %s may run in the middle of %s "+
+				"and find %s false: an atomicity violation. Make %s's writes atomic with respect to %s "+
+				"(hold one lock in both, or post the update to thread %s), or make %s cope with it.",
+				short(rq.Handler), body, short(k.Handler), rq.Thread, k.Thread, name(rq), name(k),
+				body, short(k.Handler), short(rq.Handler), rq.Thread, short(rq.Handler))
+		}
 		return fmt.Sprintf("%s relies on %s and %s makes it false. Here %s ran first, but nothing orders the two "+
 			"events: had %s run first, %s would have run with %s false. Order them, or make %s cope with it.",
 			short(rq.Handler), body, short(k.Handler), name(rq), name(k), short(rq.Handler), body, short(rq.Handler))

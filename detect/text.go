@@ -115,6 +115,7 @@ func (p *printer) summary(res *Result) {
 		t.Kills += s.Kills
 		t.MinorGens += s.MinorGens
 		t.MinorKills += s.MinorKills
+		t.MidKills += s.MidKills
 		findings += s.Findings
 	}
 	what := plural(len(res.Traces), "trace")
@@ -123,8 +124,12 @@ func (p *printer) summary(res *Result) {
 	}
 	p.line("licorice detect: %s (%s) in %s: %s ops, %s",
 		plural(len(res.Reports), "report"), plural(findings, "finding"), what, strconv.FormatInt(t.Ops, 10), plural(t.Events, "event"))
-	p.line("%s realized: %d REQ, %d GEN (%d minor), %d KILL (%d minor)",
-		plural(t.Conditions, "condition"), t.Reqs, t.Gens, t.MinorGens, t.Kills, t.MinorKills)
+	mid := ""
+	if t.MidKills > 0 {
+		mid = fmt.Sprintf(", %d mid-event KILL", t.MidKills)
+	}
+	p.line("%s realized: %d REQ, %d GEN (%d minor), %d KILL (%d minor)%s",
+		plural(t.Conditions, "condition"), t.Reqs, t.Gens, t.MinorGens, t.Kills, t.MinorKills, mid)
 	for _, s := range res.Traces {
 		if s.Crash != "" {
 			p.line("note: %s is not a correct execution (line %d: %s)", s.File, s.CrashLine, s.Crash)
@@ -192,8 +197,11 @@ func (p *printer) brief(r *Report) {
 // condition, where.
 func (p *printer) event(in string, e Event, locs []Location) {
 	role := e.Role
-	if e.Minor {
+	switch {
+	case e.Minor:
 		role = "minor " + role
+	case e.MidEvent:
+		role = "mid " + role
 	}
 	when := ""
 	if e.Begin.TS != nil {
@@ -225,6 +233,9 @@ func (p *printer) event(in string, e Event, locs []Location) {
 			}
 		}
 		did = strings.Join(parts, ", ")
+		if e.MidEvent {
+			did += " (mid-event: true again by its end)"
+		}
 	}
 	at := fmt.Sprintf("line %d", e.At.Line)
 	if e.At.Src != "" {

@@ -69,6 +69,21 @@ type openTouch struct {
 	first   int64 // the first write
 	at      opAt  // the last write
 	handler traces.Sym
+	held    bool // in an event: the condition held before it
+	mid     *midStretch
+}
+
+// midStretch is the first stretch of an event in which its own writes
+// made false a condition that held before it: from the write that made it
+// false to the one that made it true again (open until then).
+type midStretch struct {
+	from        asyncclock.Time
+	to          asyncclock.Epoch
+	first, last int64
+	at          opAt
+	handler     traces.Sym
+	vals        []traces.Value // before the event, then when it turned false
+	restored    bool
 }
 
 func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *realizer) *tracker {
@@ -170,7 +185,7 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 				vals[i] = t.heap[l]
 				vals[n+i] = vals[i]
 			}
-			o := openTouch{cond: id, vals: vals, from: t.eng.Time(), first: at.pos}
+			o := openTouch{cond: id, vals: vals, from: t.eng.Time(), first: at.pos, held: inEvent && t.holds(c, vals[:n])}
 			if inEvent {
 				t.open[op.Task] = append(t.open[op.Task], o)
 				opens := t.open[op.Task]
@@ -186,6 +201,9 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 			}
 		}
 		ot.at, ot.handler, ot.to = at, h, t.eng.Epoch()
+		if ot.held {
+			t.midEvent(c, ot, at, h)
+		}
 	}
 	t.heap[op.Loc] = op.Val
 	if len(own) == 0 {
@@ -193,6 +211,23 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 	}
 	u := unit{task: op.Task, thread: op.Task, beginLine: at.line, endLine: at.line, beginTS: op.TS, endTS: op.TS, hasTS: op.HasTS}
 	t.close(own, func() int32 { return t.addUnit(u) })
+}
+
+// midEvent follows an event's writes to a condition that held before
+// it: the first write that makes it false opens a mid-event KILL, the
+// next that makes it true again closes it.
+func (t *tracker) midEvent(c *cond, ot *openTouch, at opAt, h traces.Sym) {
+	n := len(c.locs)
+	switch m := ot.mid; {
+	case m == nil:
+		if !t.holds(c, ot.vals[n:]) {
+			ot.mid = &midStretch{from: t.eng.Time(), first: at.pos, at: at, handler: h, vals: slices.Clone(ot.vals)}
+		}
+	case !m.restored:
+		if t.holds(c, ot.vals[n:]) {
+			m.restored, m.to, m.last = true, t.eng.Epoch(), at.pos
+		}
+	}
 }
 
 func (t *tracker) addUnit(u unit) int32 {
@@ -248,6 +283,11 @@ func (t *tracker) close(opens []openTouch, unitOf func() int32) {
 			r = gen
 		case before && !after:
 			r = kill
+		case before && after && ot.mid != nil:
+			m := ot.mid
+			c.touches = append(c.touches, touch{role: midKill, unit: unitOf(), from: m.from, to: m.to,
+				pos: m.first, first: m.first, last: m.last, line: m.at.line, src: m.at.src, handler: m.handler, vals: m.vals})
+			continue
 		default:
 			continue
 		}

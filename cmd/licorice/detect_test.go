@@ -19,12 +19,14 @@ func TestDetectCommand(t *testing.T) {
 		t.Fatalf("status %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"licorice detect: 4 reports (4 findings) in demo.jsonl",
+		"licorice detect: 5 reports (5 findings) in demo.jsonl",
 		"#1 precondition violation  Act.onPause × Act.onShow",
-		"#2 REQ-KILL  Act.onPause × Act.onUpdateResults",
-		"#3 GEN-REQ  Act.onLoad × Act.refresh",
-		"#4 GEN-KILL  Act.onClose × Act.onOpen",
-		"missing    E1 (Act.onUpdateResults) was sent at line 14 by thread T1",
+		"#2 REQ-KILL  Act.onChange × Act.onDraw",
+		"mid KILL   E11 Act.onChange on main",
+		"#3 REQ-KILL  Act.onPause × Act.onUpdateResults",
+		"#4 GEN-REQ  Act.onLoad × Act.refresh",
+		"#5 GEN-KILL  Act.onClose × Act.onOpen",
+		"missing    E1 (Act.onUpdateResults) was sent at line 19 by thread T1",
 		"not checked: 1 condition disabled in the spec",
 	} {
 		if !strings.Contains(out, want) {
@@ -65,7 +67,7 @@ func TestDetectCommand(t *testing.T) {
 	allow := filepath.Join(t.TempDir(), "allow.txt")
 	os.WriteFile(allow, []byte("class Act # everything\n"), 0o644)
 	out, _, code = tracesCLI(t, nil, "detect", "--spec", detectSpec, "--allow", allow, detectTrace)
-	if code != 0 || !strings.Contains(out, "0 reports") || !strings.Contains(out, "allowed: 4 findings (4 reports)") {
+	if code != 0 || !strings.Contains(out, "0 reports") || !strings.Contains(out, "allowed: 5 findings (5 reports)") {
 		t.Errorf("--allow: status %d:\n%s", code, out)
 	}
 }
