@@ -108,6 +108,29 @@ func (b *builder) each(f func(c Chain, k Clock)) {
 	}
 }
 
+// joinEnds returns t joined with the ends of evs, in one pass: a block
+// that changes is copied once, not once per join.
+func (e *Engine) joinEnds(t Time, evs []*event) Time {
+	return e.joinAll(t, len(evs), func(i int) Time { return evs[i].end })
+}
+
+// joinAll returns t joined with at(i) for every i < n, in one pass.
+func (e *Engine) joinAll(t Time, n int, at func(i int) Time) Time {
+	b := e.builder()
+	defer e.putBuilder(b)
+	b.start(t)
+	grew := false
+	for i := range n {
+		if b.learn(at(i)) {
+			grew = true
+		}
+	}
+	if !grew {
+		return t
+	}
+	return b.time(t.top)
+}
+
 // time returns what b holds, with top as its own component (0: none).
 // The blocks become shared: b stops writing them.
 func (b *builder) time(top Epoch) Time {

@@ -442,7 +442,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	st := e.forks[id]
 	delete(e.forks, id)
 	if e.window > 0 {
-		e.oldThreadEnds = age(&e.threadEnds, e.oldThreadEnds, e.ts, e.window)
+		e.oldThreadEnds = e.age(&e.threadEnds, e.oldThreadEnds)
 		st.learn(e.oldThreadEnds) // WINDOW
 	}
 	// The chain of a thread that ended before this one began, if any
@@ -528,7 +528,11 @@ func (e *Engine) signal(op *traces.Op) error {
 		return err
 	}
 	h := e.handles[op.Name]
-	h.t.learn(t.st)
+	if h.t.top == 0 && h.t.chunks == nil {
+		h.t = t.st // a handle's first signal: share the time as it is
+	} else {
+		h.t.learn(t.st)
+	}
 	h.ts = e.ts
 	e.handles[op.Name] = h
 	if e.window > 0 {
@@ -551,7 +555,7 @@ func (e *Engine) wait(op *traces.Op) error {
 	}
 	if e.window > 0 {
 		// WINDOW: every signal older than the window happens before the wait.
-		e.oldSignals = age(&e.signals, e.oldSignals, e.ts, e.window)
+		e.oldSignals = e.age(&e.signals, e.oldSignals)
 		if adds(t.st, e.oldSignals, 0) {
 			t.st.learn(e.oldSignals)
 			learned = true
@@ -566,19 +570,18 @@ func (e *Engine) wait(op *traces.Op) error {
 	return nil
 }
 
-// age joins into old the times of *recent that are more than window
-// older than now (trace times), drops them from *recent and returns the
-// new join.
-func age(recent *[]signal, old Time, now, window float64) Time {
+// age joins into old the times of *recent that are more than the window
+// older than now, drops them from *recent and returns the new join.
+func (e *Engine) age(recent *[]signal, old Time) Time {
 	r := *recent
 	n := 0
-	for n < len(r) && now-r[n].ts > window {
-		old.learn(r[n].t)
+	for n < len(r) && e.ts-r[n].ts > e.window {
 		n++
 	}
 	if n == 0 {
 		return old
 	}
+	old = e.joinAll(old, n, func(i int) Time { return r[i].t })
 	clear(r[:n])
 	r = r[n:]
 	if cap(r) > 64 && len(r) < cap(r)/4 {
@@ -592,7 +595,7 @@ func age(recent *[]signal, old Time, now, window float64) Time {
 // is older than the window: oldSignals, which every wait learns, knows
 // what they hold.
 func (e *Engine) forgetOldHandles() {
-	e.oldSignals = age(&e.signals, e.oldSignals, e.ts, e.window)
+	e.oldSignals = e.age(&e.signals, e.oldSignals)
 	for id, h := range e.handles {
 		if e.ts-h.ts > e.window {
 			delete(e.handles, id)

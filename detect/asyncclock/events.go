@@ -218,17 +218,15 @@ func (e *Engine) endOp(op *traces.Op) error {
 	ev.refs++
 	if e.window == 0 || th.kind != traces.Looper {
 		if len(th.recent) >= 64 { // LOOPEND needs only their join
+			th.endJoin = e.joinEnds(th.endJoin, th.recent)
 			for _, p := range th.recent {
-				th.endJoin.learn(p.end)
 				e.release(p)
 			}
 			clear(th.recent)
 			th.recent = th.recent[:0]
 		}
 	} else if n := len(th.recent) - th.folded; n >= 64 {
-		for _, p := range th.recent[th.folded:] {
-			th.endJoin.learn(p.end)
-		}
+		th.endJoin = e.joinEnds(th.endJoin, th.recent[th.folded:])
 		th.folded = len(th.recent)
 	}
 	if ev.q.binder {
@@ -248,8 +246,8 @@ func (e *Engine) fold(th *thread) {
 	if n == 0 {
 		return
 	}
+	th.tc = e.joinEnds(th.tc, th.recent[:n])
 	for _, p := range th.recent[:n] {
-		th.tc.learn(p.end)
 		p.absorbed = true
 		e.stats.WindowFolded++
 		e.dropInterval(p)

@@ -20,8 +20,8 @@ func (e *Engine) collect() {
 	// looper's recent events wait to be folded into its window clock.
 	for _, th := range e.threads {
 		if e.window == 0 || th.kind != traces.Looper {
+			th.endJoin = e.joinEnds(th.endJoin, th.recent)
 			for _, p := range th.recent {
-				th.endJoin.learn(p.end)
 				e.release(p)
 			}
 			clear(th.recent)
