@@ -39,6 +39,13 @@ type Validator struct {
 	queues  map[Sym]*queueInfo
 	locks   map[Sym]*lockInfo
 	objects map[Sym]int // line of the alloc
+
+	// last is the live record of task lastID, the task of a recent op that
+	// was running, or nil: most ops belong to the task of the op before, so
+	// this spares a map lookup per op. last is always v.tasks[lastID]: a
+	// record leaves tasks only when it is retired, which clears last.
+	lastID Sym
+	last   *taskInfo
 }
 
 type taskState uint8
@@ -65,6 +72,11 @@ type taskInfo struct {
 
 func (t *taskInfo) isEvent() bool { return t.state >= eventPending }
 
+// running reports whether the task may run an op now.
+func (t *taskInfo) running() bool {
+	return t.state == eventRunning || t.state == threadRunning && t.thread == NoSym
+}
+
 // lookup returns what is known of task id: its live record, a copy made
 // from its compact record if it has finished, or nil if it is unknown.
 func (v *Validator) lookup(id Sym) *taskInfo {
@@ -82,6 +94,9 @@ func (v *Validator) lookup(id Sym) *taskInfo {
 func (v *Validator) retire(id Sym, t *taskInfo) {
 	v.ended[id] = uint64(t.line)<<3 | uint64(t.state)
 	delete(v.tasks, id)
+	if v.last == t {
+		v.last = nil
+	}
 }
 
 type queueInfo struct {
@@ -109,6 +124,9 @@ func NewValidator(syms *Symbols) *Validator {
 // Check validates op, which is at the given line. It returns a *LineError
 // (not fatal) if op breaks a rule.
 func (v *Validator) Check(op *Op, line int) error {
+	if t := v.last; t != nil && op.Task == v.lastID && op.Kind < numKinds && runningOnly[op.Kind] && t.running() {
+		return nil // the common case: an access by the task of the op before
+	}
 	c := check{v: v, op: op, line: line}
 	c.run()
 	if c.err != nil {
@@ -116,6 +134,10 @@ func (v *Validator) Check(op *Op, line int) error {
 	}
 	return nil
 }
+
+// runningOnly marks the kinds whose only rule is that their task is
+// running.
+var runningOnly = [numKinds]bool{Signal: true, Wait: true, Read: true, Write: true, Relate: true, Branch: true, Error: true}
 
 // check is the validation of one op; it keeps the first error.
 type check struct {
@@ -148,6 +170,9 @@ func at(line int) string {
 // runningTask checks that the op's task may run an op now and returns it.
 func (c *check) runningTask() *taskInfo {
 	id := c.op.Task
+	if t := c.v.last; t != nil && id == c.v.lastID && t.running() {
+		return t
+	}
 	t := c.v.lookup(id)
 	switch {
 	case t == nil:
@@ -165,6 +190,7 @@ func (c *check) runningTask() *taskInfo {
 	case t.state == eventRemoved:
 		c.fail("event %s is not running: it was removed%s", c.name(id), at(t.line))
 	default:
+		c.v.lastID, c.v.last = id, t // a running task's record is live, from v.tasks
 		return t
 	}
 	return nil
