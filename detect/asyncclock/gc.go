@@ -140,7 +140,7 @@ func (l *sendList) compact(e *Engine) {
 		if i > 0 {
 			x.prev = l.entries[i-1].next()
 		}
-		x.pg = l.previousGreater(i, x)
+		x.pg, x.ps = l.previous(i, x)
 	}
 }
 

@@ -35,6 +35,10 @@ type sendEntry struct {
 	// a greater time (0: none): the entries in between have times at most
 	// its own.
 	pg uint32
+	// ps is the distance back to the previous entry of its category with
+	// a time at most its own (0: none): the entries in between have
+	// greater times.
+	ps uint32
 }
 
 func (l *sendList) add(ev *event, clock Clock) {
@@ -42,7 +46,7 @@ func (l *sendList) add(ev *event, clock Clock) {
 	if n := len(l.entries); n > 0 {
 		x.prev = l.entries[n-1].next()
 	}
-	x.pg = l.previousGreater(len(l.entries), &x)
+	x.pg, x.ps = l.previous(len(l.entries), &x)
 	if c := ev.cat; c.timed() {
 		x.minUpto, x.maxUpto = ev.time, ev.time
 		if l.has[c] {
@@ -56,26 +60,38 @@ func (l *sendList) add(ev *event, clock Clock) {
 	l.moved()
 }
 
-// previousGreater returns the distance from index i (entry x, about to be
-// there) back to the previous entry of x's category with a greater time,
-// following the chain of such entries from the previous entry of its
-// category.
-func (l *sendList) previousGreater(i int, x *sendEntry) uint32 {
+// previous returns the distances from index i (entry x, about to be
+// there) back to the previous entry of x's category with a greater time
+// (pg) and with a time at most its own (ps), following the chains of such
+// entries from the previous entry of its category.
+func (l *sendList) previous(i int, x *sendEntry) (pg, ps uint32) {
 	if !x.cat.timed() || x.prev[x.cat] == 0 {
-		return 0
+		return 0, 0
 	}
-	k := i - int(x.prev[x.cat])
-	for k >= 0 {
+	first := i - int(x.prev[x.cat])
+	for k := first; k >= 0; {
 		y := &l.entries[k]
 		if y.time > x.time {
-			return uint32(i - k)
+			pg = uint32(i - k)
+			break
 		}
 		if y.pg == 0 {
-			return 0
+			break
 		}
 		k -= int(y.pg)
 	}
-	return 0
+	for k := first; k >= 0; {
+		y := &l.entries[k]
+		if y.time <= x.time {
+			ps = uint32(i - k)
+			break
+		}
+		if y.ps == 0 {
+			break
+		}
+		k -= int(y.ps)
+	}
+	return pg, ps
 }
 
 // next returns the prev distances of an entry that would follow x.

@@ -364,6 +364,21 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 		case p.time > ev.time: // Table 3.1 does not order it before ev
 			if p.minUpto > ev.time {
 				open &^= c.bit() // nor any earlier entry of its category
+				break
+			}
+			// Nor the earlier entries of c with greater times: jump to the
+			// last one with a time at most ev's.
+			for k := cur[c]; k >= 0; {
+				x := &l.entries[k]
+				if x.time <= ev.time {
+					break
+				}
+				if x.ps == 0 {
+					k = -1
+				} else {
+					k -= int(x.ps)
+				}
+				cur[c] = k
 			}
 		case p.end != 0 && w.b.covers(p.end):
 			joined = true // known to have finished already
