@@ -39,24 +39,42 @@ func check(cs *conds, units []unit, stats *TraceStats) []finding {
 }
 
 // midPairs pairs every mid-event KILL of c — an event whose own writes
-// made c false and then true again — with every REQ of c on another
-// thread that is concurrent with the stretch in which c was false: that
-// REQ may run in the middle and find c false (an atomicity violation,
-// thesis §4.5.5). The pair is a REQ-KILL finding, the REQ first. A REQ
-// that did read c false is a precondition violation, which replay pairs
-// with the mid-event KILL it read in the middle of. Events
-// of one looper never interleave, so a REQ on the event's own thread is
-// no pair; nor is one that happens before the write that made c false or
-// after the write that made it true again. There is no minor mid-event
-// KILL beyond that: the event itself restores c, so no GEN can stand
-// between it and a REQ; every REQ not concurrent with the stretch is one
-// it commutes with.
+// made c false and then true again — with the REQs of c on other threads
+// that are concurrent with the stretch in which c was false: such a REQ
+// may run in the middle and find c false (an atomicity violation, thesis
+// §4.5.5). The pair is a REQ-KILL finding, the REQ first. Events of one
+// looper never interleave, so a REQ on the event's own thread is no pair;
+// nor is one that happens before the write that made c false or after
+// the write that made it true again. A REQ that did read c false is a
+// precondition violation, which replay pairs with the mid-event KILL it
+// read the middle of. There is no minor mid-event KILL beyond that: the
+// event restores c itself, so no GEN can stand between it and a REQ.
+//
+// As R_c does for KILLs, one REQ stands for the others of its chain and
+// requiring spec condition: the REQs of a chain are ordered, those that
+// happen before the stretch are a prefix and those after it a suffix, so
+// the concurrent ones lie between, and the first of them that held is
+// paired. Each mid-event KILL costs a binary search per chain and
+// condition, not a pass over every REQ.
 func midPairs(out []finding, id int32, c *cond, units []unit, stats *TraceStats) []finding {
-	var reqs, mids []int32
+	type group struct {
+		chain asyncclock.Chain
+		spec  *learn.Condition
+		reqs  []int32 // in trace order, which is the chain's order
+	}
+	var groups []group
+	var mids []int32
 	for i := range c.touches {
-		switch c.touches[i].role {
+		t := &c.touches[i]
+		switch t.role {
 		case req:
-			reqs = append(reqs, int32(i))
+			ch := t.to.Chain()
+			j := slices.IndexFunc(groups, func(g group) bool { return g.chain == ch && g.spec == t.spec })
+			if j < 0 {
+				groups = append(groups, group{chain: ch, spec: t.spec})
+				j = len(groups) - 1
+			}
+			groups[j].reqs = append(groups[j].reqs, int32(i))
 		case midKill:
 			mids = append(mids, int32(i))
 		}
@@ -64,12 +82,24 @@ func midPairs(out []finding, id int32, c *cond, units []unit, stats *TraceStats)
 	stats.MidKills += len(mids)
 	for _, m := range mids {
 		tm := &c.touches[m]
-		for _, r := range reqs {
-			tr := &c.touches[r]
-			if !tr.holds || units[tr.unit].thread == units[tm.unit].thread || before(tr, tm) || before(tm, tr) {
-				continue
+		for _, g := range groups {
+			k, _ := slices.BinarySearchFunc(g.reqs, true, func(r int32, _ bool) int {
+				if before(&c.touches[r], tm) {
+					return -1
+				}
+				return 1
+			})
+			for ; k < len(g.reqs); k++ {
+				r := g.reqs[k]
+				tr := &c.touches[r]
+				if before(tm, tr) {
+					break
+				}
+				if tr.holds && units[tr.unit].thread != units[tm.unit].thread {
+					out = append(out, finding{kind: ReqKill, cond: id, a: r, b: m})
+					break
+				}
 			}
-			out = append(out, finding{kind: ReqKill, cond: id, a: r, b: m})
 		}
 	}
 	return out

@@ -107,7 +107,7 @@ func TestAgainstReference(t *testing.T) {
 	}
 	sp := randomSpec(t)
 	dir := t.TempDir()
-	mids := 0
+	mids, midPairs := 0, 0
 	for seed := range n {
 		rng := rand.New(rand.NewPCG(uint64(seed), 7))
 		path := randomScript(rng).file(t, dir, fmt.Sprintf("r%d.jsonl", seed))
@@ -119,16 +119,21 @@ func TestAgainstReference(t *testing.T) {
 			continue
 		}
 		mids += a.stats.MidKills
+		for _, f := range a.findings {
+			if f.b >= 0 && a.conds.list[f.cond].touches[f.b].role == midKill {
+				midPairs++
+			}
+		}
 		g := referenceGraph(t, path, a.tk.syms)
 		if err := compare(a, g); err != nil {
 			data, _ := os.ReadFile(path)
 			t.Fatalf("seed %d: %v\n%s", seed, err, data)
 		}
 	}
-	if mids == 0 {
-		t.Errorf("no mid-event KILL in %d traces: the generator no longer exercises them", n)
+	if mids == 0 || midPairs == 0 {
+		t.Errorf("%d mid-event KILLs and %d findings with one in %d traces: the generator no longer exercises them", mids, midPairs, n)
 	}
-	t.Logf("%d mid-event KILLs", mids)
+	t.Logf("%d mid-event KILLs, %d findings with one", mids, midPairs)
 }
 
 func referenceGraph(t *testing.T, path string, syms *traces.Symbols) *asyncclock.Graph {
