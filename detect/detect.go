@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/detect/races"
+	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/learn"
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -114,7 +113,7 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 		}
 	}
 	results := make([]*traceResult, len(paths))
-	err := forEach(ctx, len(paths), opts.Workers, opts.Progress, func(ctx context.Context, i int) error {
+	err := parallel.ForEach(ctx, len(paths), opts.Workers, opts.Progress, func(ctx context.Context, _, i int) error {
 		var err error
 		results[i], err = analyze(ctx, sp, paths[i], &opts)
 		return err
@@ -362,52 +361,4 @@ func readTrace(ctx context.Context, path string, syms *traces.Symbols, header fu
 			return err
 		}
 	}
-}
-
-// forEach runs f(i) for i in [0, n) on up to workers goroutines
-// (GOMAXPROCS if 0), stopping at the first error.
-func forEach(ctx context.Context, n, workers int, progress func(int), f func(ctx context.Context, i int) error) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, n)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				if errs[i] = f(ctx, i); errs[i] != nil {
-					cancel()
-				}
-				mu.Lock()
-				done++
-				d := done
-				mu.Unlock()
-				if progress != nil {
-					progress(d)
-				}
-			}
-		}()
-	}
-	for i := 0; i < n && ctx.Err() == nil; i++ {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return err
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return ctx.Err()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/traces"
 )
 
@@ -60,7 +61,7 @@ func Check(ctx context.Context, sp *Spec, paths []string, workers int) (*CheckRe
 		first   []int // line of the first failure, per condition
 	}
 	outs := make([]outcome, len(paths))
-	err := forEachTrace(ctx, len(paths), workerCount(workers, len(paths)), nil, func(ctx context.Context, _, i int) error {
+	err := parallel.ForEach(ctx, len(paths), workers, nil, func(ctx context.Context, _, i int) error {
 		o := &outs[i]
 		o.checked, o.failed, o.first = make([]int64, len(conds)), make([]int64, len(conds)), make([]int, len(conds))
 		var err error

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/invariants"
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -82,13 +83,13 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	if opts.Catalog == nil {
 		opts.Catalog = invariants.Builtins()
 	}
-	workers := workerCount(opts.Workers, len(paths))
+	workers := parallel.Workers(opts.Workers, len(paths))
 	outcomes := make([]traceOutcome, len(paths))
 	ws := make([]*worker, workers)
 	for i := range ws {
 		ws[i] = newWorker(opts.Catalog, opts.KeepSamples)
 	}
-	err := forEachTrace(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
+	err := parallel.ForEach(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
 		outcomes[i] = ws[w].trace(ctx, paths[i])
 		return outcomes[i].err
 	})
