@@ -375,7 +375,10 @@ type lctDecoder struct {
 	done   bool   // the end marker was read
 	bad    string // what is wrong with the op being decoded
 
-	eager   bool // symMap holds the Sym of every string of the block
+	// fastEnd is where fastOp stops: it decodes the ops that start
+	// before it, which have room for the longest op it reads. It is 0
+	// when symMap does not hold the Sym of every string of the block.
+	fastEnd int
 	careful bool // never use fastOp (tests compare the two paths)
 }
 
@@ -492,7 +495,7 @@ func (d *lctDecoder) next(op *Op) error {
 	if d.syms.Generation() != d.gen {
 		d.internBlock()
 	}
-	if !d.eager || len(d.raw)-d.pos < lctFastWindow || d.careful || !d.fastOp(op) {
+	if d.pos >= d.fastEnd || !d.fastOp(op) {
 		if err := d.decodeOp(op); err != nil {
 			return err
 		}
@@ -507,6 +510,7 @@ func (d *lctDecoder) next(op *Op) error {
 
 // readBlock reads the next block, or the end marker (io.EOF).
 func (d *lctDecoder) readBlock() error {
+	d.fastEnd = 0 // until the new block's strings are interned
 	tag, err := d.br.ReadByte()
 	if err == io.EOF {
 		return d.truncated("the file ends after %d ops without its end marker", d.n)
@@ -639,7 +643,9 @@ func (d *lctDecoder) internAll() {
 	for _, sp := range d.strs[1:] {
 		d.symMap = append(d.symMap, d.syms.InternBytes(d.raw[sp.start:sp.end]))
 	}
-	d.eager = true
+	if !d.careful {
+		d.fastEnd = len(d.raw) - lctFastWindow
+	}
 }
 
 // internBlock forgets the Syms of the block's strings when the table was
@@ -650,7 +656,7 @@ func (d *lctDecoder) internAll() {
 func (d *lctDecoder) internBlock() {
 	d.gen = d.syms.Generation()
 	d.symMap = append(d.symMap[:0], make([]Sym, len(d.strs))...)
-	d.eager = false
+	d.fastEnd = 0
 }
 
 // symAt returns the Sym of block-local string i. Its common case (a string
