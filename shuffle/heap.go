@@ -142,18 +142,10 @@ func (f *field) bound() *Runtime {
 	return f.rt
 }
 
-// src returns the source location of the app's call skip frames above
-// src's caller (1: the caller itself), or none without sources. A method
-// that records several ops for one call (a read and a write, two reads
-// and a relate) looks it up once.
-func (f *field) src(skip int) traces.Sym {
-	rt := f.bound()
-	if rt.opts.NoSource {
-		return traces.NoSym
-	}
-	s, _ := rt.names.site(skip + 1)
-	return s.src
-}
+// src returns the source location of the app's call c, or none without
+// sources. A method that records several ops for one call (a read and a
+// write, two reads and a relate) looks it up once.
+func (f *field) src(c caller) traces.Sym { return f.bound().srcAt(c) }
 
 // access records a read or write of the field by the running task.
 func (f *field) access(k traces.Kind, v traces.Value, deref bool, src traces.Sym) {
@@ -182,14 +174,23 @@ type Int struct {
 }
 
 // Get reads the field.
-func (x *Int) Get() int64 { x.access(traces.Read, traces.Int(x.v), false, x.src(2)); return x.v }
+//
+//go:noinline
+func (x *Int) Get() int64 {
+	x.access(traces.Read, traces.Int(x.v), false, x.src(appCaller()))
+	return x.v
+}
 
 // Set writes the field.
-func (x *Int) Set(v int64) { x.v = v; x.access(traces.Write, traces.Int(v), false, x.src(2)) }
+//
+//go:noinline
+func (x *Int) Set(v int64) { x.v = v; x.access(traces.Write, traces.Int(v), false, x.src(appCaller())) }
 
 // Add reads the field, adds d and writes the sum back; it returns the sum.
+//
+//go:noinline
 func (x *Int) Add(d int64) int64 {
-	src := x.src(2)
+	src := x.src(appCaller())
 	x.access(traces.Read, traces.Int(x.v), false, src)
 	x.v += d
 	x.access(traces.Write, traces.Int(x.v), false, src)
@@ -198,8 +199,10 @@ func (x *Int) Add(d int64) int64 {
 
 // Compare reads x and y, records that they were compared, and returns -1,
 // 0 or +1 as x is less than, equal to or greater than y.
+//
+//go:noinline
 func (x *Int) Compare(y *Int) int {
-	a, b := x.read2(y, traces.ViaCmp)
+	a, b := x.read2(y, traces.ViaCmp, appCaller())
 	switch {
 	case a < b:
 		return -1
@@ -210,19 +213,27 @@ func (x *Int) Compare(y *Int) int {
 }
 
 // Less reports whether x < y, recording the comparison.
-func (x *Int) Less(y *Int) bool { a, b := x.read2(y, traces.ViaCmp); return a < b }
+//
+//go:noinline
+func (x *Int) Less(y *Int) bool { a, b := x.read2(y, traces.ViaCmp, appCaller()); return a < b }
 
 // Equal reports whether x == y, recording the comparison.
-func (x *Int) Equal(y *Int) bool { a, b := x.read2(y, traces.ViaCmp); return a == b }
+//
+//go:noinline
+func (x *Int) Equal(y *Int) bool { a, b := x.read2(y, traces.ViaCmp, appCaller()); return a == b }
 
 // Plus returns x + y, recording the arithmetic.
-func (x *Int) Plus(y *Int) int64 { a, b := x.read2(y, traces.ViaArith); return a + b }
+//
+//go:noinline
+func (x *Int) Plus(y *Int) int64 { a, b := x.read2(y, traces.ViaArith, appCaller()); return a + b }
 
 // Minus returns x - y, recording the arithmetic.
-func (x *Int) Minus(y *Int) int64 { a, b := x.read2(y, traces.ViaArith); return a - b }
+//
+//go:noinline
+func (x *Int) Minus(y *Int) int64 { a, b := x.read2(y, traces.ViaArith, appCaller()); return a - b }
 
-func (x *Int) read2(y *Int, via traces.RelateVia) (int64, int64) {
-	src := x.src(3)
+func (x *Int) read2(y *Int, via traces.RelateVia, c caller) (int64, int64) {
+	src := x.src(c)
 	x.access(traces.Read, traces.Int(x.v), false, src)
 	y.access(traces.Read, traces.Int(y.v), false, src)
 	x.relate(&y.field, via, src)
@@ -236,22 +247,44 @@ type Float struct {
 }
 
 // Get reads the field.
-func (x *Float) Get() float64 { x.access(traces.Read, traces.Float(x.v), false, x.src(2)); return x.v }
+//
+//go:noinline
+func (x *Float) Get() float64 {
+	x.access(traces.Read, traces.Float(x.v), false, x.src(appCaller()))
+	return x.v
+}
 
 // Set writes the field.
-func (x *Float) Set(v float64) { x.v = v; x.access(traces.Write, traces.Float(v), false, x.src(2)) }
+//
+//go:noinline
+func (x *Float) Set(v float64) {
+	x.v = v
+	x.access(traces.Write, traces.Float(v), false, x.src(appCaller()))
+}
 
 // Less reports whether x < y, recording the comparison.
-func (x *Float) Less(y *Float) bool { a, b := x.read2(y, traces.ViaCmp); return a < b }
+//
+//go:noinline
+func (x *Float) Less(y *Float) bool { a, b := x.read2(y, traces.ViaCmp, appCaller()); return a < b }
 
 // Plus returns x + y, recording the arithmetic.
-func (x *Float) Plus(y *Float) float64 { a, b := x.read2(y, traces.ViaArith); return a + b }
+//
+//go:noinline
+func (x *Float) Plus(y *Float) float64 {
+	a, b := x.read2(y, traces.ViaArith, appCaller())
+	return a + b
+}
 
 // Minus returns x - y, recording the arithmetic.
-func (x *Float) Minus(y *Float) float64 { a, b := x.read2(y, traces.ViaArith); return a - b }
+//
+//go:noinline
+func (x *Float) Minus(y *Float) float64 {
+	a, b := x.read2(y, traces.ViaArith, appCaller())
+	return a - b
+}
 
-func (x *Float) read2(y *Float, via traces.RelateVia) (float64, float64) {
-	src := x.src(3)
+func (x *Float) read2(y *Float, via traces.RelateVia, c caller) (float64, float64) {
+	src := x.src(c)
 	x.access(traces.Read, traces.Float(x.v), false, src)
 	y.access(traces.Read, traces.Float(y.v), false, src)
 	x.relate(&y.field, via, src)
@@ -265,10 +298,20 @@ type Bool struct {
 }
 
 // Get reads the field.
-func (x *Bool) Get() bool { x.access(traces.Read, traces.Bool(x.v), false, x.src(2)); return x.v }
+//
+//go:noinline
+func (x *Bool) Get() bool {
+	x.access(traces.Read, traces.Bool(x.v), false, x.src(appCaller()))
+	return x.v
+}
 
 // Set writes the field.
-func (x *Bool) Set(v bool) { x.v = v; x.access(traces.Write, traces.Bool(v), false, x.src(2)) }
+//
+//go:noinline
+func (x *Bool) Set(v bool) {
+	x.v = v
+	x.access(traces.Write, traces.Bool(v), false, x.src(appCaller()))
+}
 
 // String is a string field.
 type String struct {
@@ -277,14 +320,23 @@ type String struct {
 }
 
 // Get reads the field.
-func (x *String) Get() string { x.access(traces.Read, x.value(), false, x.src(2)); return x.v }
+//
+//go:noinline
+func (x *String) Get() string {
+	x.access(traces.Read, x.value(), false, x.src(appCaller()))
+	return x.v
+}
 
 // Set writes the field.
-func (x *String) Set(v string) { x.v = v; x.access(traces.Write, x.value(), false, x.src(2)) }
+//
+//go:noinline
+func (x *String) Set(v string) { x.v = v; x.access(traces.Write, x.value(), false, x.src(appCaller())) }
 
 // Equal reports whether x == y, recording the comparison.
+//
+//go:noinline
 func (x *String) Equal(y *String) bool {
-	src := x.src(2)
+	src := x.src(appCaller())
 	x.access(traces.Read, x.value(), false, src)
 	y.access(traces.Read, y.value(), false, src)
 	x.relate(&y.field, traces.ViaCmp, src)
@@ -304,13 +356,17 @@ type Ptr[T any] struct {
 
 // Get reads the pointer without dereferencing it (to pass it on, to test
 // it, to store it elsewhere).
-func (x *Ptr[T]) Get() *T { x.access(traces.Read, ref(x.p), false, x.src(2)); return x.p }
+//
+//go:noinline
+func (x *Ptr[T]) Get() *T { x.access(traces.Read, ref(x.p), false, x.src(appCaller())); return x.p }
 
 // Use reads the pointer to dereference it: the read is a "use". If the
 // pointer is null, the trace records the read and an error, and the run
 // crashes with a NullPointerException.
+//
+//go:noinline
 func (x *Ptr[T]) Use() *T {
-	x.access(traces.Read, ref(x.p), true, x.src(2))
+	x.access(traces.Read, ref(x.p), true, x.src(appCaller()))
 	if x.p == nil {
 		x.rt.crashAt("NullPointerException: "+x.rt.locName(x.loc)+" is null", 3)
 	}
@@ -318,28 +374,34 @@ func (x *Ptr[T]) Use() *T {
 }
 
 // Set writes the pointer (nil: null, a "free" when it was not null).
-func (x *Ptr[T]) Set(p *T) { x.p = p; x.access(traces.Write, ref(p), false, x.src(2)) }
+//
+//go:noinline
+func (x *Ptr[T]) Set(p *T) { x.p = p; x.access(traces.Write, ref(p), false, x.src(appCaller())) }
 
 // NotNull reads the pointer and tests it, as `if (p != null)` or
 // `if (p == null) return` does; the trace records the read and a branch
 // (see the package documentation for what pc and target mean).
+//
+//go:noinline
 func (x *Ptr[T]) NotNull() bool {
-	x.test(x.p != nil)
+	x.test(x.p != nil, appCaller())
 	return x.p != nil
 }
 
 // IsNull is !NotNull, with the same record.
+//
+//go:noinline
 func (x *Ptr[T]) IsNull() bool {
-	x.test(x.p != nil)
+	x.test(x.p != nil, appCaller())
 	return x.p == nil
 }
 
-// test records a pointer test of the app two frames above test's caller:
-// the read of the pointer, then a branch: an if-nez at the line of the test
-// that, when taken (the pointer is not null), jumps to the next line.
-func (x *Ptr[T]) test(nonNull bool) {
+// test records a pointer test by the app's call c: the read of the
+// pointer, then a branch: an if-nez at the line of the test that, when
+// taken (the pointer is not null), jumps to the next line.
+func (x *Ptr[T]) test(nonNull bool, c caller) {
 	rt := x.bound()
-	s, _ := rt.names.site(3)
+	s := rt.names.site(c)
 	if rt.opts.NoSource {
 		s.src = traces.NoSym
 	}
@@ -428,15 +490,19 @@ func NewArray[V Scalar](env Env, n int) *Array[V] {
 func (a *Array[V]) Len() int { return len(a.elems) }
 
 // Get reads element i.
+//
+//go:noinline
 func (a *Array[V]) Get(i int) V {
-	a.rt.elemAccess(&a.Object, traces.Read, i, a.rt.scalar(a.elems[i]), false)
+	a.rt.elemAccess(&a.Object, traces.Read, i, a.rt.scalar(a.elems[i]), false, appCaller())
 	return a.elems[i]
 }
 
 // Set writes element i.
+//
+//go:noinline
 func (a *Array[V]) Set(i int, v V) {
 	a.elems[i] = v
-	a.rt.elemAccess(&a.Object, traces.Write, i, a.rt.scalar(v), false)
+	a.rt.elemAccess(&a.Object, traces.Write, i, a.rt.scalar(v), false, appCaller())
 }
 
 // PtrArray is a fixed-size array object of pointers to heap objects of
@@ -458,15 +524,19 @@ func NewPtrArray[T any](env Env, n int) *PtrArray[T] {
 func (a *PtrArray[T]) Len() int { return len(a.elems) }
 
 // Get reads element i without dereferencing it.
+//
+//go:noinline
 func (a *PtrArray[T]) Get(i int) *T {
-	a.rt.elemAccess(&a.Object, traces.Read, i, ref(a.elems[i]), false)
+	a.rt.elemAccess(&a.Object, traces.Read, i, ref(a.elems[i]), false, appCaller())
 	return a.elems[i]
 }
 
 // Use reads element i to dereference it; a null element crashes the run
 // with a NullPointerException.
+//
+//go:noinline
 func (a *PtrArray[T]) Use(i int) *T {
-	a.rt.elemAccess(&a.Object, traces.Read, i, ref(a.elems[i]), true)
+	a.rt.elemAccess(&a.Object, traces.Read, i, ref(a.elems[i]), true, appCaller())
 	if a.elems[i] == nil {
 		a.rt.crashAt(fmt.Sprintf("NullPointerException: %s is null", a.rt.locName(traces.Location{Obj: a.id, Field: a.rt.names.index(i)})), 3)
 	}
@@ -474,18 +544,19 @@ func (a *PtrArray[T]) Use(i int) *T {
 }
 
 // Set writes element i.
+//
+//go:noinline
 func (a *PtrArray[T]) Set(i int, p *T) {
 	a.elems[i] = p
-	a.rt.elemAccess(&a.Object, traces.Write, i, ref(p), false)
+	a.rt.elemAccess(&a.Object, traces.Write, i, ref(p), false, appCaller())
 }
 
-// elemAccess records an access to array element i; the app's call site is
-// two frames above.
-func (rt *Runtime) elemAccess(o *Object, k traces.Kind, i int, v traces.Value, deref bool) {
+// elemAccess records an access to array element i by the app's call c.
+func (rt *Runtime) elemAccess(o *Object, k traces.Kind, i int, v traces.Value, deref bool, c caller) {
 	t := rt.running("an array access")
 	op := rt.newOp(k, t)
 	op.Loc, op.Val, op.Deref = traces.Location{Obj: o.id, Field: rt.names.index(i)}, v, deref
-	rt.srcOf(op, 3)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 	rt.step()
 }
@@ -542,36 +613,42 @@ func Table[V Scalar](env Env, name string) *Map[V] {
 }
 
 // Get reads key; ok is false (and the read value null) if it is absent.
+//
+//go:noinline
 func (m *Map[V]) Get(key string) (v V, ok bool) {
 	v, ok = m.m[key]
 	val := traces.Null()
 	if ok {
 		val = m.rt.scalar(v)
 	}
-	m.rt.keyAccess(&m.Object, traces.Read, key, val)
+	m.rt.keyAccess(&m.Object, traces.Read, key, val, appCaller())
 	return v, ok
 }
 
 // Put writes key.
+//
+//go:noinline
 func (m *Map[V]) Put(key string, v V) {
 	m.m[key] = v
-	m.rt.keyAccess(&m.Object, traces.Write, key, m.rt.scalar(v))
+	m.rt.keyAccess(&m.Object, traces.Write, key, m.rt.scalar(v), appCaller())
 }
 
 // Delete removes key (a write of null).
+//
+//go:noinline
 func (m *Map[V]) Delete(key string) {
 	delete(m.m, key)
-	m.rt.keyAccess(&m.Object, traces.Write, key, traces.Null())
+	m.rt.keyAccess(&m.Object, traces.Write, key, traces.Null(), appCaller())
 }
 
 // Len returns the number of keys (not a recorded access).
 func (m *Map[V]) Len() int { return len(m.m) }
 
-func (rt *Runtime) keyAccess(o *Object, k traces.Kind, key string, v traces.Value) {
+func (rt *Runtime) keyAccess(o *Object, k traces.Kind, key string, v traces.Value, c caller) {
 	t := rt.running("a map access")
 	op := rt.newOp(k, t)
 	op.Loc, op.Val = traces.Location{Obj: o.id, Field: rt.syms.Intern(key)}, v
-	rt.srcOf(op, 3)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 	rt.step()
 }

@@ -320,7 +320,7 @@ func (rt *Runtime) step() {
 func (rt *Runtime) resetPreempt() {
 	p := rt.opts.Preempt
 	if p < 0 {
-		rt.untilPreempt = 1 << 62
+		rt.untilPreempt = math.MaxInt
 		return
 	}
 	if p >= 1 {
