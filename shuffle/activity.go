@@ -79,7 +79,7 @@ func (a *Activity) Resumed() bool { return a.state == lifeResumed }
 func (a *Activity) schedule(w *World, after *Handle, step func(t *task)) {
 	a.state = lifeBusy
 	w.transactBody(after, func(*task) {
-		a.rt.main.sendBody(sendSpec{}, step, 0)
+		a.rt.main.sendBody(sendSpec{}, step, caller{})
 	})
 }
 

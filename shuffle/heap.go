@@ -42,7 +42,10 @@ type Env interface {
 // records its allocation with its allocation context, the running handler
 // and the line of the call ("TrackDetailActivity.onResume:57"), which is
 // the same in every execution. It returns v.
+//
+//go:noinline
 func New[T Obj](env Env, v T) T {
+	c := appCaller()
 	rt := env.Runtime()
 	t := rt.running("New")
 	info := rt.typeInfo(reflect.TypeOf(v))
@@ -58,15 +61,15 @@ func New[T Obj](env Env, v T) T {
 		fp.rt = rt
 		fp.loc = traces.Location{Obj: o.id, Field: f.name}
 	}
-	rt.emitAlloc(t, o.id, info.name, 3)
+	rt.emitAlloc(t, o.id, info.name, c)
 	return v
 }
 
-func (rt *Runtime) emitAlloc(t *task, id, typ traces.Sym, skip int) {
+func (rt *Runtime) emitAlloc(t *task, id, typ traces.Sym, c caller) {
 	rt.objTypes[id] = typ
 	op := rt.newOp(traces.Alloc, t)
 	op.Loc.Obj, op.Type = id, typ
-	op.Site, op.Src = rt.allocSite(t, skip)
+	op.Site, op.Src = rt.allocSite(t, c)
 	rt.emit(op)
 	rt.step()
 }
@@ -366,9 +369,10 @@ func (x *Ptr[T]) Get() *T { x.access(traces.Read, ref(x.p), false, x.src(appCall
 //
 //go:noinline
 func (x *Ptr[T]) Use() *T {
-	x.access(traces.Read, ref(x.p), true, x.src(appCaller()))
+	c := appCaller()
+	x.access(traces.Read, ref(x.p), true, x.src(c))
 	if x.p == nil {
-		x.rt.crashAt("NullPointerException: "+x.rt.locName(x.loc)+" is null", 3)
+		x.rt.crashAt("NullPointerException: "+x.rt.locName(x.loc)+" is null", c)
 	}
 	return x.p
 }
@@ -479,10 +483,12 @@ type Array[V Scalar] struct {
 }
 
 // NewArray allocates an array of n zero elements.
+//
+//go:noinline
 func NewArray[V Scalar](env Env, n int) *Array[V] {
 	rt := env.Runtime()
 	a := &Array[V]{elems: make([]V, n)}
-	rt.allocBuiltin(&a.Object, fmt.Sprintf("%T[]", *new(V)), 3)
+	rt.allocBuiltin(&a.Object, fmt.Sprintf("%T[]", *new(V)), appCaller())
 	return a
 }
 
@@ -513,10 +519,12 @@ type PtrArray[T any] struct {
 }
 
 // NewPtrArray allocates an array of n null pointers.
+//
+//go:noinline
 func NewPtrArray[T any](env Env, n int) *PtrArray[T] {
 	rt := env.Runtime()
 	a := &PtrArray[T]{elems: make([]*T, n)}
-	rt.allocBuiltin(&a.Object, ClassName(reflect.TypeFor[T]().Name())+"[]", 3)
+	rt.allocBuiltin(&a.Object, ClassName(reflect.TypeFor[T]().Name())+"[]", appCaller())
 	return a
 }
 
@@ -536,9 +544,10 @@ func (a *PtrArray[T]) Get(i int) *T {
 //
 //go:noinline
 func (a *PtrArray[T]) Use(i int) *T {
-	a.rt.elemAccess(&a.Object, traces.Read, i, ref(a.elems[i]), true, appCaller())
+	c := appCaller()
+	a.rt.elemAccess(&a.Object, traces.Read, i, ref(a.elems[i]), true, c)
 	if a.elems[i] == nil {
-		a.rt.crashAt(fmt.Sprintf("NullPointerException: %s is null", a.rt.locName(traces.Location{Obj: a.id, Field: a.rt.names.index(i)})), 3)
+		a.rt.crashAt(fmt.Sprintf("NullPointerException: %s is null", a.rt.locName(traces.Location{Obj: a.id, Field: a.rt.names.index(i)})), c)
 	}
 	return a.elems[i]
 }
@@ -562,11 +571,11 @@ func (rt *Runtime) elemAccess(o *Object, k traces.Kind, i int, v traces.Value, d
 }
 
 // allocBuiltin allocates an object of the runtime's own types.
-func (rt *Runtime) allocBuiltin(o *Object, typ string, skip int) {
+func (rt *Runtime) allocBuiltin(o *Object, typ string, c caller) {
 	t := rt.running("New")
 	o.rt = rt
 	o.id = rt.nextID("o", &rt.counter.obj)
-	rt.emitAlloc(t, o.id, rt.syms.Intern(typ), skip+1)
+	rt.emitAlloc(t, o.id, rt.syms.Intern(typ), c)
 }
 
 // Map is a map object from string keys to scalars: a high-level location
@@ -578,17 +587,22 @@ type Map[V Scalar] struct {
 }
 
 // NewMap allocates an empty map.
+//
+//go:noinline
 func NewMap[V Scalar](env Env) *Map[V] {
 	rt := env.Runtime()
 	m := &Map[V]{m: make(map[string]V)}
-	rt.allocBuiltin(&m.Object, "Map", 3)
+	rt.allocBuiltin(&m.Object, "Map", appCaller())
 	return m
 }
 
 // Table returns the database table name: a map whose id is "db:name", the
 // same in every execution. The first call of a run allocates it (site
 // "db:name"); later calls return the same table.
+//
+//go:noinline
 func Table[V Scalar](env Env, name string) *Map[V] {
+	c := appCaller()
 	rt := env.Runtime()
 	t := rt.running("Table")
 	if m, ok := rt.tables[name]; ok {
@@ -606,7 +620,7 @@ func Table[V Scalar](env Env, name string) *Map[V] {
 	rt.tables[name] = m
 	op := rt.newOp(traces.Alloc, t)
 	op.Loc.Obj, op.Site, op.Type = m.id, m.id, rt.syms.Intern("Table")
-	rt.srcOf(op, 2)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 	rt.step()
 	return m

@@ -57,13 +57,16 @@ func (l *Looper) Name() string { return l.rt.syms.String(l.queue) }
 // returns its looper once the thread has prepared it: the calling task
 // waits for the new thread as getLooper() does, which the trace records as
 // a signal by the new thread and a wait by the caller.
+//
+//go:noinline
 func (rt *Runtime) StartLooper(name string) *Looper {
+	c := appCaller()
 	parent := rt.running("StartLooper")
 	l := rt.newLooper(name, false)
 	child := rt.newTask(name, traces.Looper)
 	l.queue = child.id // unique, like the thread
 	child.looper = l
-	rt.emitFork(parent, child, 3)
+	rt.emitFork(parent, child, c)
 	h := rt.nextID("m", &rt.counter.handle)
 	rt.spawn(child, func() {
 		rt.emitThreadStart(child)
@@ -72,7 +75,7 @@ func (rt *Runtime) StartLooper(name string) *Looper {
 		if l.preparer != nil {
 			l.preparer.state = ready
 		}
-		rt.emitSync(traces.Signal, child, h, 0)
+		rt.emitSync(traces.Signal, child, h, caller{})
 		child.loop()
 	})
 	rt.step()
@@ -81,7 +84,7 @@ func (rt *Runtime) StartLooper(name string) *Looper {
 		parent.block()
 	}
 	l.preparer = nil
-	rt.emitSync(traces.Wait, parent, h, 3)
+	rt.emitSync(traces.Wait, parent, h, c)
 	return l
 }
 
@@ -90,29 +93,39 @@ func (rt *Runtime) StartLooper(name string) *Looper {
 // it (see the package documentation). Post and its variants return the
 // message, which can be removed while it is pending; they return nil if
 // the looper has quit.
-func (l *Looper) Post(fn func()) *Message { return l.send(sendSpec{}, fn) }
+//
+//go:noinline
+func (l *Looper) Post(fn func()) *Message { return l.send(sendSpec{}, fn, appCaller()) }
 
 // PostDelayed sends fn to run no earlier than d from now (rounded down to
 // whole milliseconds, the unit of the trace).
+//
+//go:noinline
 func (l *Looper) PostDelayed(fn func(), d time.Duration) *Message {
-	return l.send(sendSpec{delay: d}, fn)
+	return l.send(sendSpec{delay: d}, fn, appCaller())
 }
 
 // PostAtTime sends fn to run no earlier than the given uptime (rounded
 // down to whole milliseconds).
+//
+//go:noinline
 func (l *Looper) PostAtTime(fn func(), uptime time.Duration) *Message {
-	return l.send(sendSpec{kind: traces.AtTime, at: uptime}, fn)
+	return l.send(sendSpec{kind: traces.AtTime, at: uptime}, fn, appCaller())
 }
 
 // PostAtFront puts fn at the front of the queue (postAtFrontOfQueue).
+//
+//go:noinline
 func (l *Looper) PostAtFront(fn func()) *Message {
-	return l.send(sendSpec{kind: traces.AtFront}, fn)
+	return l.send(sendSpec{kind: traces.AtFront}, fn, appCaller())
 }
 
 // PostAsync sends fn as an asynchronous message, which sync barriers do
 // not hold back, after delay d (0 for none).
+//
+//go:noinline
 func (l *Looper) PostAsync(fn func(), d time.Duration) *Message {
-	return l.send(sendSpec{delay: d, async: true}, fn)
+	return l.send(sendSpec{delay: d, async: true}, fn, appCaller())
 }
 
 // sendSpec is how a message is placed in its queue.
@@ -123,15 +136,15 @@ type sendSpec struct {
 	async bool
 }
 
-// send is a post of handler fn by the running task.
-func (l *Looper) send(s sendSpec, fn func()) *Message {
+// send is a post of handler fn by the running task, the app's call c.
+func (l *Looper) send(s sendSpec, fn func(), c caller) *Message {
 	name, src := l.rt.names.handler(fn)
-	return l.sendBody(s, func(et *task) { et.callHandler(name, src, fn) }, 4)
+	return l.sendBody(s, func(et *task) { et.callHandler(name, src, fn) }, c)
 }
 
-// sendBody is a send by the running task of an event that runs body; skip
-// locates the app's call site for the op's src (see srcOf; 0: none).
-func (l *Looper) sendBody(s sendSpec, body func(t *task), skip int) *Message {
+// sendBody is a send by the running task of an event that runs body, by
+// the app's call c (none: the framework's send).
+func (l *Looper) sendBody(s sendSpec, body func(t *task), c caller) *Message {
 	rt := l.rt
 	t := rt.running("Post")
 	if l.quitting {
@@ -145,7 +158,7 @@ func (l *Looper) sendBody(s sendSpec, body func(t *task), skip int) *Message {
 	}
 	m := l.newMessage(body)
 	op := rt.newOp(traces.Send, t)
-	rt.srcOf(op, skip)
+	op.Src = rt.srcAt(c)
 	l.enqueue(op, m, s)
 	rt.step()
 	return m
@@ -193,6 +206,8 @@ func (l *Looper) enqueue(op *traces.Op, m *Message, s sendSpec) {
 // Remove removes the message if it is still pending (Handler.removeMessages
 // for this one message) and reports whether it did. It may be called on a
 // nil message.
+//
+//go:noinline
 func (m *Message) Remove() bool {
 	if m == nil || m.state != msgPending {
 		return false
@@ -200,19 +215,20 @@ func (m *Message) Remove() bool {
 	l := m.l
 	rt := l.rt
 	t := rt.running("Remove")
-	l.remove(m, t)
+	l.remove(m, t, appCaller())
 	rt.step()
 	return true
 }
 
-func (l *Looper) remove(m *Message, t *task) {
+// remove removes m by task t, the app's call c.
+func (l *Looper) remove(m *Message, t *task, c caller) {
 	rt := l.rt
 	l.q.Remove(m.qid)
 	delete(l.pending, m.qid)
 	m.state = msgRemoved
 	op := rt.newOp(traces.Remove, t)
 	op.Event = m.id
-	rt.srcOf(op, 3)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 	l.checkEmpty()
 }
@@ -240,7 +256,10 @@ func (l *Looper) RemoveSyncBarrier(token int64) bool {
 // Quit stops a looper thread started by StartLooper: its pending messages
 // are removed (recorded as removes by the calling task), the event it runs
 // finishes, and the thread ends. Later posts to it are dropped.
+//
+//go:noinline
 func (l *Looper) Quit() {
+	c := appCaller()
 	rt := l.rt
 	t := rt.running("Quit")
 	if l.quitting || l == rt.main || l.binder {
@@ -252,7 +271,7 @@ func (l *Looper) Quit() {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		l.remove(l.pending[id], t)
+		l.remove(l.pending[id], t, c)
 		rt.step()
 	}
 	l.quitting = true

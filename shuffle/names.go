@@ -38,9 +38,10 @@ type methodKey struct {
 	method string
 }
 
+// allocKey is what an allocation site is made of.
 type allocKey struct {
 	handler traces.Sym
-	pc      uintptr
+	line    int
 }
 
 func (c *nameCache) init(syms *traces.Symbols) {
@@ -131,16 +132,6 @@ func withFirst(s string, f func(rune) rune) string {
 	return string(f(r)) + s[n:]
 }
 
-// callerPC returns the program counter of the call skip frames above the
-// caller of callerPC (1: the caller itself), 0 if there is none. It
-// unwinds the stack frame by frame, some hundreds of ns: the accesses to
-// the heap, which are most operations, use appCaller instead.
-func callerPC(skip int) uintptr {
-	var pcs [1]uintptr
-	runtime.Callers(skip+1, pcs[:])
-	return pcs[0]
-}
-
 // siteAt returns the call site of pc, a return address, resolved once per
 // pc.
 func (c *nameCache) siteAt(pc uintptr) callSite {
@@ -182,27 +173,16 @@ func (rt *Runtime) srcAt(c caller) traces.Sym {
 	return rt.names.site(c).src
 }
 
-// srcOf sets op's source location to the app's call site, skip frames
-// above the caller of srcOf (1: srcOf's caller; 2: its caller, the app
-// when srcOf is called by a method the app calls).
-func (rt *Runtime) srcOf(op *traces.Op, skip int) {
-	if rt.opts.NoSource || skip <= 0 {
-		return // skip 0: an op of the runtime itself, not of app code
-	}
-	op.Src = rt.names.siteAt(callerPC(skip + 1)).src
-}
-
-// allocSite is the allocation context of an object created at the call
-// site skip frames above allocSite's caller by task t: the innermost
-// handler t runs and the line, "TrackDetailActivity.onResume:57".
-func (rt *Runtime) allocSite(t *task, skip int) (site, src traces.Sym) {
-	pc := callerPC(skip + 1)
-	s := rt.names.siteAt(pc)
+// allocSite is the allocation context of an object created by task t,
+// the app's call c: the innermost handler t runs and the line,
+// "TrackDetailActivity.onResume:57".
+func (rt *Runtime) allocSite(t *task, c caller) (site, src traces.Sym) {
+	s := rt.names.site(c)
 	h := traces.NoSym
 	if n := len(t.calls); n > 0 {
 		h = t.calls[n-1]
 	}
-	key := allocKey{h, pc}
+	key := allocKey{h, s.line}
 	if y, ok := rt.names.allocs[key]; ok {
 		return y, s.src
 	}

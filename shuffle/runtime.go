@@ -228,24 +228,27 @@ func (rt *Runtime) Main() *Looper { return rt.main }
 
 // Assert records an error op and crashes the run if cond is false: app
 // code states what a correct execution guarantees (a "wrong result").
+//
+//go:noinline
 func (rt *Runtime) Assert(cond bool, format string, args ...any) {
 	if !cond {
-		rt.crashAt(fmt.Sprintf(format, args...), 3)
+		rt.crashAt(fmt.Sprintf(format, args...), appCaller())
 	}
 }
 
 // Crash records an error op with msg and ends the run the way an uncaught
 // exception ends an Android process: the running task's locks and handler
 // calls are unwound and nothing else runs.
-func (rt *Runtime) Crash(msg string) { rt.crashAt(msg, 3) }
+//
+//go:noinline
+func (rt *Runtime) Crash(msg string) { rt.crashAt(msg, appCaller()) }
 
-// crashAt is Crash with the app's call site skip frames above crashAt's
-// caller (see srcOf).
-func (rt *Runtime) crashAt(msg string, skip int) {
+// crashAt is Crash by the app's call c.
+func (rt *Runtime) crashAt(msg string, c caller) {
 	t := rt.running("Crash")
 	op := rt.newOp(traces.Error, t)
 	op.Name = rt.syms.Intern(msg)
-	rt.srcOf(op, skip)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 	if rt.crash == "" {
 		rt.crash = msg

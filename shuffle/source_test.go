@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -22,13 +23,17 @@ type srcProgram struct {
 	ptrs   *PtrArray[srcProgram]
 	values *Map[string]
 	e      struct{ Int } // its Get is a promoted method, called by a wrapper
+	null   Ptr[srcProgram]
+	mu     *Mutex
 }
 
-// TestSourceOfEveryAccessor checks that each op a heap accessor records
-// points at the line of the app's code that called it. The accessors find
-// that line with returnPC, which reads the caller's frame (amd64) and
-// must be called by a frame of their own: a wrong frame gives another
-// line. go test -tags purego checks the portable version.
+func (p *srcProgram) work() {}
+
+// TestSourceOfEveryAccessor checks that each op the runtime's API records
+// points at the line of the app's code that called it. The API finds that
+// line with appCaller, which reads the caller's frame (amd64) and must be
+// called by a frame of its own: a wrong frame gives another line. go test
+// -tags purego checks the portable version.
 func TestSourceOfEveryAccessor(t *testing.T) {
 	// Each call is on the line of its func literal: the source of its ops.
 	calls := []func(p *srcProgram){
@@ -67,6 +72,24 @@ func TestSourceOfEveryAccessor(t *testing.T) {
 		func(p *srcProgram) { get := p.i.Get; get() },
 		func(p *srcProgram) { var g interface{ Get() int64 } = &p.i; g.Get() },
 		func(p *srcProgram) { var g interface{ Get() int64 } = &p.e; g.Get() },
+		func(p *srcProgram) { New(p, &srcProgram{}) },
+		func(p *srcProgram) { NewArray[bool](p, 1) },
+		func(p *srcProgram) { NewPtrArray[srcProgram](p, 1) },
+		func(p *srcProgram) { NewMap[int64](p) },
+		func(p *srcProgram) { Table[int64](p, "T") },
+		func(p *srcProgram) { p.Runtime().Main().Post(p.work) },
+		func(p *srcProgram) { p.Runtime().Main().PostDelayed(p.work, time.Hour).Remove() },
+		func(p *srcProgram) { p.Runtime().Main().PostAtTime(p.work, time.Hour) },
+		func(p *srcProgram) { p.Runtime().Main().PostAtFront(p.work) },
+		func(p *srcProgram) { p.Runtime().Main().PostAsync(p.work, 0) },
+		func(p *srcProgram) { l := p.Runtime().StartLooper("l"); l.Post(p.work); l.Quit() },
+		func(p *srcProgram) { p.Runtime().Go("w", p.work).Join() },
+		func(p *srcProgram) { h := p.Runtime().NewHandle(); h.Signal(); h.Wait() },
+		func(p *srcProgram) { p.mu.Lock(); p.i.Get(); p.mu.Unlock() },
+		func(p *srcProgram) { p.Runtime().CallSystem(time.Millisecond, p.work) },
+		func(p *srcProgram) { p.Runtime().Assert(false, "no") },
+		func(p *srcProgram) { p.Runtime().Crash("no") },
+		func(p *srcProgram) { p.null.Use() },
 	}
 	for _, noSource := range []bool{false, true} {
 		for _, call := range calls {
@@ -82,6 +105,7 @@ func TestSourceOfEveryAccessor(t *testing.T) {
 				p.ints = NewArray[int64](p, 1)
 				p.ptrs = NewPtrArray[srcProgram](p, 1)
 				p.values = NewMap[string](p)
+				p.mu = NewMutex(p)
 				p.p.Set(p)
 				p.ptrs.Set(0, p)
 				mark = int(rt.ops) // the ops so far are the set-up's
@@ -89,6 +113,9 @@ func TestSourceOfEveryAccessor(t *testing.T) {
 			}, Options{Seed: 1, Actions: 1, NoSource: noSource})
 			n := 0
 			for _, op := range r.ops[mark:] {
+				if r.name(op.Task) != "main" {
+					continue // the ops of a thread the call started
+				}
 				if op.Kind == traces.Ret {
 					break // of Application.onCreate: the call is over
 				}

@@ -16,10 +16,12 @@ type Thread struct {
 // Go starts a worker thread named name that runs fn as a handler named
 // after fn (an AsyncTask's doInBackground, a loader, a network thread).
 // The trace records the fork by the calling task.
+//
+//go:noinline
 func (rt *Runtime) Go(name string, fn func()) *Thread {
 	parent := rt.running("Go")
 	child := rt.newTask(name, traces.Worker)
-	rt.emitFork(parent, child, 3)
+	rt.emitFork(parent, child, appCaller())
 	hname, hsrc := rt.names.handler(fn)
 	rt.spawn(child, func() {
 		rt.emitThreadStart(child)
@@ -43,17 +45,19 @@ func (rt *Runtime) Call(fn func()) {
 	t.callHandler(name, src, fn)
 }
 
-// emitFork records that parent forks child; skip locates the app's call
-// site (see srcOf).
-func (rt *Runtime) emitFork(parent, child *task, skip int) {
+// emitFork records that parent forks child, the app's call c.
+func (rt *Runtime) emitFork(parent, child *task, c caller) {
 	op := rt.newOp(traces.Fork, parent)
 	op.Thread = child.id
-	rt.srcOf(op, skip)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 }
 
 // Join waits until the thread has ended (Thread.join).
+//
+//go:noinline
 func (th *Thread) Join() {
+	c := appCaller()
 	rt := th.t.rt
 	t := rt.running("Join")
 	for th.t.state != done {
@@ -62,7 +66,7 @@ func (th *Thread) Join() {
 	}
 	op := rt.newOp(traces.Join, t)
 	op.Thread = th.t.id
-	rt.srcOf(op, 2)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 	rt.step()
 }
@@ -93,29 +97,33 @@ func (rt *Runtime) NewHandle() *Handle {
 }
 
 // Signal records signal(m) by the running task.
+//
+//go:noinline
 func (h *Handle) Signal() {
 	t := h.rt.running("Signal")
 	h.signaled = true
-	h.rt.emitSync(traces.Signal, t, h.m, 3)
+	h.rt.emitSync(traces.Signal, t, h.m, appCaller())
 }
 
 // Wait records wait(m) by the running task: the task goes on causally
 // after every Signal of the handle so far. Wait does not block; it is for
 // code that runs because of the signal (a listener invoked after its
 // registration). Waiting on a handle never signaled records nothing.
+//
+//go:noinline
 func (h *Handle) Wait() {
 	t := h.rt.running("Wait")
 	if h.signaled {
-		h.rt.emitSync(traces.Wait, t, h.m, 3)
+		h.rt.emitSync(traces.Wait, t, h.m, appCaller())
 	}
 }
 
-// emitSync records signal or wait; skip is the depth of the app's call
-// site above emitSync's caller, as for srcOf.
-func (rt *Runtime) emitSync(k traces.Kind, t *task, m traces.Sym, skip int) {
+// emitSync records signal or wait by the app's call c (none: the
+// framework's).
+func (rt *Runtime) emitSync(k traces.Kind, t *task, m traces.Sym, c caller) {
 	op := rt.newOp(k, t)
 	op.Name = m
-	rt.srcOf(op, skip)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 	rt.step()
 }
@@ -138,10 +146,12 @@ func NewMutex(in Env) *Mutex {
 
 // Lock acquires the lock, waiting while another thread holds it. It is
 // re-entrant.
-func (m *Mutex) Lock() { m.lock(3) }
+//
+//go:noinline
+func (m *Mutex) Lock() { m.lock(appCaller()) }
 
-// lock is Lock with the app's call site skip frames above lock's caller.
-func (m *Mutex) lock(skip int) {
+// lock is Lock by the app's call c.
+func (m *Mutex) lock(c caller) {
 	rt := m.rt
 	t := rt.running("Lock")
 	for m.holder != nil && m.holder != t {
@@ -158,7 +168,7 @@ func (m *Mutex) lock(skip int) {
 	t.locks = append(t.locks, m)
 	op := rt.newOp(traces.Lock, t)
 	op.Name = m.id
-	rt.srcOf(op, skip)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 	rt.step()
 }
@@ -180,9 +190,12 @@ func (m *Mutex) cycle(t *task) string {
 }
 
 // Unlock releases the lock once.
-func (m *Mutex) Unlock() { m.unlock(3) }
+//
+//go:noinline
+func (m *Mutex) Unlock() { m.unlock(appCaller()) }
 
-func (m *Mutex) unlock(skip int) {
+// unlock is Unlock by the app's call c.
+func (m *Mutex) unlock(c caller) {
 	rt := m.rt
 	t := rt.running("Unlock")
 	if m.holder != t {
@@ -196,7 +209,7 @@ func (m *Mutex) unlock(skip int) {
 	}
 	op := rt.newOp(traces.Unlock, t)
 	op.Name = m.id
-	rt.srcOf(op, skip)
+	op.Src = rt.srcAt(c)
 	rt.emit(op)
 	if m.count--; m.count == 0 {
 		m.holder = nil
@@ -220,10 +233,13 @@ func NewCond(l *Mutex) *Cond { return &Cond{L: l} }
 // Wait releases the lock, which the running task must hold (once), waits
 // for a Signal or Broadcast, and takes the lock again. The trace records
 // unlock, then wait(m) for the handle of the notification, then lock.
+//
+//go:noinline
 func (c *Cond) Wait() {
+	at := appCaller()
 	rt := c.L.rt
 	t := rt.running("Cond.Wait")
-	c.L.unlock(3)
+	c.L.unlock(at)
 	c.waiters = append(c.waiters, t)
 	t.signal = traces.NoSym
 	for t.signal == traces.NoSym {
@@ -231,17 +247,22 @@ func (c *Cond) Wait() {
 	}
 	m := t.signal
 	t.signal = traces.NoSym
-	rt.emitSync(traces.Wait, t, m, 3)
-	c.L.lock(3)
+	rt.emitSync(traces.Wait, t, m, at)
+	c.L.lock(at)
 }
 
 // Signal wakes the longest-waiting task, if any (notify).
-func (c *Cond) Signal() { c.notify(1) }
+//
+//go:noinline
+func (c *Cond) Signal() { c.notify(1, appCaller()) }
 
 // Broadcast wakes every waiting task (notifyAll).
-func (c *Cond) Broadcast() { c.notify(len(c.waiters)) }
+//
+//go:noinline
+func (c *Cond) Broadcast() { c.notify(len(c.waiters), appCaller()) }
 
-func (c *Cond) notify(n int) {
+// notify wakes n waiting tasks, by the app's call at.
+func (c *Cond) notify(n int, at caller) {
 	rt := c.L.rt
 	t := rt.running("Cond.Signal")
 	if n == 0 || len(c.waiters) == 0 {
@@ -253,5 +274,5 @@ func (c *Cond) notify(n int) {
 		w.state = ready
 	}
 	c.waiters = c.waiters[n:]
-	rt.emitSync(traces.Signal, t, m, 4)
+	rt.emitSync(traces.Signal, t, m, at)
 }

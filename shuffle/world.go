@@ -45,7 +45,7 @@ func (w *World) transact(h *Handle, fn func()) {
 func (w *World) transactBody(h *Handle, body func(t *task)) {
 	w.rt.binder.sendExternal(func(t *task) {
 		if h != nil {
-			w.rt.emitSync(traces.Wait, t, h.m, 0)
+			w.rt.emitSync(traces.Wait, t, h.m, caller{})
 		}
 		body(t)
 	})
@@ -62,10 +62,12 @@ func (w *World) After(d time.Duration, fn func(w *World)) {
 // binder thread, causally after this call (the trace records signal here
 // and wait at the start of the answer). fn typically posts the callback
 // to the main looper, as Android's ServiceDispatcher does.
+//
+//go:noinline
 func (rt *Runtime) CallSystem(latency time.Duration, fn func()) {
 	h := rt.NewHandle()
 	h.signaled = true
-	rt.emitSync(traces.Signal, rt.running("CallSystem"), h.m, 3)
+	rt.emitSync(traces.Signal, rt.running("CallSystem"), h.m, appCaller())
 	w := &World{rt: rt}
 	rt.addTimer(rt.now+latency, func() { w.transact(h, fn) })
 }
@@ -78,7 +80,7 @@ func (rt *Runtime) CallSystem(latency time.Duration, fn func()) {
 func (rt *Runtime) tellSystem(fn func(w *World, h *Handle)) {
 	h := rt.NewHandle()
 	h.signaled = true
-	rt.emitSync(traces.Signal, rt.running("tellSystem"), h.m, 0)
+	rt.emitSync(traces.Signal, rt.running("tellSystem"), h.m, caller{})
 	w := &World{rt: rt}
 	rt.addTimer(rt.now+ipcLatency, func() { fn(w, h) })
 }
