@@ -3,7 +3,8 @@
 package shuffle
 
 // appCaller returns where the app called the function that calls
-// appCaller (a heap accessor): that function's return address, and the
+// appCaller (a method of the runtime's API that records an op): that
+// function's return address, and the
 // one above it (see [caller]). It reads the frame pointers, which makes it
 // cheap (a few ns, where runtime.Callers unwinds the stack frame by frame
 // at some hundreds of ns), and gives the pc runtime.Callers would.

@@ -5,7 +5,8 @@ package shuffle
 import "runtime"
 
 // appCaller returns where the app called the function that calls
-// appCaller (a heap accessor): a program counter in the app's code. This
+// appCaller (a method of the runtime's API that records an op): a program
+// counter in the app's code. This
 // is the portable version, which unwinds the stack with runtime.Callers
 // (which skips the compiler's wrappers itself); on amd64 it reads the
 // frame pointers (caller_amd64.go), which is much faster.

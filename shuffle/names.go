@@ -153,9 +153,9 @@ func (c *nameCache) siteAt(pc uintptr) callSite {
 	return s
 }
 
-// site returns the call site of the app's call cl of a heap accessor:
-// the accessor's return address, or the one above it if that is in a
-// wrapper the compiler made (a method value's), which has no source.
+// site returns the call site of the app's call cl: the return address of
+// the runtime's method, or the one above it if that is in a wrapper the
+// compiler made (a method value's), which has no source.
 func (c *nameCache) site(cl caller) callSite {
 	s := c.siteAt(cl.pc)
 	if s.wrapper && cl.up != 0 {
@@ -164,8 +164,8 @@ func (c *nameCache) site(cl caller) callSite {
 	return s
 }
 
-// srcAt returns the source location of the app's call c of a heap
-// accessor, or none without sources.
+// srcAt returns the source location of the app's call c, or none without
+// sources (or for the zero caller: an op of the framework, not the app).
 func (rt *Runtime) srcAt(c caller) traces.Sym {
 	if rt.opts.NoSource {
 		return traces.NoSym
@@ -206,8 +206,9 @@ func (c *nameCache) index(i int) traces.Sym {
 	return c.indexes[i]
 }
 
-// caller is where the app called a heap accessor, from appCaller: pc, the
-// accessor's return address, and up, the return address of the frame
-// above (0 if unknown), which is the app's when the accessor was called
-// by a wrapper the compiler made (a method value's).
+// caller is where the app called a method of the runtime's API, from
+// appCaller: pc, the method's return address, and up, the return address
+// of the frame above (0 if unknown), which is the app's when the method
+// was called by a wrapper the compiler made (a method value's). The zero
+// caller is none: an op of the framework.
 type caller struct{ pc, up uintptr }

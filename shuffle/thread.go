@@ -177,16 +177,22 @@ func (m *Mutex) lock(c caller) {
 // holders of the locks form a cycle back to t; "" if not.
 func (m *Mutex) cycle(t *task) string {
 	rt := m.rt
+	l, n := m, 0
+	for l.holder != t {
+		if l = l.holder.waitsFor; l == nil || l.holder == nil || n > len(rt.tasks) {
+			return ""
+		}
+		n++
+	}
 	var b strings.Builder
 	b.WriteString("thread " + rt.syms.String(t.id))
-	for l, n := m, 0; l != nil && l.holder != nil && n <= len(rt.tasks); l, n = l.holder.waitsFor, n+1 {
+	for l := m; ; l = l.holder.waitsFor {
 		fmt.Fprintf(&b, " waits for lock %s, held by thread %s", rt.syms.String(l.id), rt.syms.String(l.holder.id))
 		if l.holder == t {
 			return b.String()
 		}
 		b.WriteString(", which")
 	}
-	return ""
 }
 
 // Unlock releases the lock once.
