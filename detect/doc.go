@@ -66,10 +66,14 @@
 // one that made it true again (its values: before the event, then just
 // after the first of those writes). It takes no part in the checks below
 // (it is no GEN or KILL for M_c, R_c or minor GEN and KILL: c is as it
-// was), but forms a REQ-KILL pair with every REQ of c that held, runs on
-// another thread, and is ordered neither way with that stretch: a REQ
+// was), but forms a REQ-KILL pair with the REQs of c that held, run on
+// another thread, and are ordered neither way with that stretch: a REQ
 // whose reads all happen before the first write or after the last could
-// not have seen c false. There is no further minor-KILL reasoning: the
+// not have seen c false. As R_c does for KILLs, one REQ stands for the
+// others of its chain and requiring spec condition: the concurrent REQs
+// of a chain are an interval of it (those before the stretch a prefix,
+// those after a suffix), found by binary search, and its first REQ that
+// held is paired. There is no further minor-KILL reasoning: the
 // event restores c itself, so no GEN can stand between it and a REQ. A
 // REQ that did read c false in the middle is a precondition violation,
 // paired with the mid-event KILL it read the middle of.
