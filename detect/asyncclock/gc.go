@@ -117,9 +117,10 @@ func (e *Engine) retireRemoved(l *sendList) {
 	}
 }
 
-// compact drops the entries of absorbed (or heirless) events. The summaries of the
-// entries that stay remain true of the entries before them (they only
-// lose candidates), so early stopping stays right.
+// compact drops the entries of absorbed (or heirless) events, which no
+// walk needs to look at, and summarizes the entries that stay afresh:
+// categories and times only the dropped entries had no longer keep a walk
+// from stopping early.
 func (l *sendList) compact(e *Engine) {
 	kept := l.entries[:0]
 	for _, x := range l.entries {
@@ -134,13 +135,9 @@ func (l *sendList) compact(e *Engine) {
 	if cap(l.entries) > 64 && len(l.entries) < cap(l.entries)/4 {
 		l.entries = slices.Clone(l.entries)
 	}
+	l.seen, l.has = 0, [catAFA]bool{}
 	for i := range l.entries {
-		x := &l.entries[i]
-		x.prev = [numCats]uint32{}
-		if i > 0 {
-			x.prev = l.entries[i-1].next()
-		}
-		x.pg, x.ps = l.previous(i, x)
+		l.summarize(i, &l.entries[i])
 	}
 }
 

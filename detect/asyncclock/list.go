@@ -43,21 +43,28 @@ type sendEntry struct {
 
 func (l *sendList) add(ev *event, clock Clock) {
 	x := sendEntry{ev: ev, time: ev.time, clock: clock, cat: ev.cat}
-	if n := len(l.entries); n > 0 {
-		x.prev = l.entries[n-1].next()
+	l.summarize(len(l.entries), &x)
+	l.entries = append(l.entries, x)
+	l.moved()
+}
+
+// summarize sets the summaries of x, the entry at index i, from the
+// entries before it, and adds x to the list's.
+func (l *sendList) summarize(i int, x *sendEntry) {
+	x.prev = [numCats]uint32{}
+	if i > 0 {
+		x.prev = l.entries[i-1].next()
 	}
-	x.pg, x.ps = l.previous(len(l.entries), &x)
-	if c := ev.cat; c.timed() {
-		x.minUpto, x.maxUpto = ev.time, ev.time
+	x.pg, x.ps = l.previous(i, x)
+	if c := x.cat; c.timed() {
+		x.minUpto, x.maxUpto = x.time, x.time
 		if l.has[c] {
-			x.minUpto = min(l.min[c], ev.time)
-			x.maxUpto = max(l.max[c], ev.time)
+			x.minUpto = min(l.min[c], x.time)
+			x.maxUpto = max(l.max[c], x.time)
 		}
 		l.min[c], l.max[c], l.has[c] = x.minUpto, x.maxUpto, true
 	}
-	l.seen |= ev.cat.bit()
-	l.entries = append(l.entries, x)
-	l.moved()
+	l.seen |= x.cat.bit()
 }
 
 // previous returns the distances from index i (entry x, about to be
