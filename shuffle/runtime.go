@@ -38,8 +38,10 @@ type Options struct {
 	// runs after an operation. Default 0.05; 0 uses the default, a negative
 	// value never preempts (tasks switch only when they block).
 	Preempt float64
-	// NoSource leaves out the source locations ("src") of operations,
-	// which makes recording about twice as fast.
+	// NoSource leaves out the source locations ("src") of operations:
+	// smaller traces. On amd64 sources cost little (they are read from
+	// the frame pointers); elsewhere, leaving them out makes recording
+	// about twice as fast.
 	NoSource bool
 	// MaxOps stops a run that records more operations than this (a program
 	// that never settles). Default 50 million.
