@@ -46,6 +46,8 @@ type Validator struct {
 	// record leaves tasks only when it is retired, which clears last.
 	lastID Sym
 	last   *taskInfo
+
+	free []*taskInfo // retired records, for new tasks to reuse
 }
 
 type taskState uint8
@@ -97,6 +99,24 @@ func (v *Validator) retire(id Sym, t *taskInfo) {
 	if v.last == t {
 		v.last = nil
 	}
+	v.free = append(v.free, t)
+}
+
+// newTask adds the live record of task id, reusing a retired one and the
+// room of its lists, so that a trace's many events cost no allocation
+// each.
+func (v *Validator) newTask(id Sym, t taskInfo) *taskInfo {
+	var p *taskInfo
+	if n := len(v.free); n > 0 {
+		p = v.free[n-1]
+		v.free = v.free[:n-1]
+		t.calls, t.locks = p.calls[:0], p.locks[:0]
+	} else {
+		p = new(taskInfo)
+	}
+	*p = t
+	v.tasks[id] = p
+	return p
 }
 
 type queueInfo struct {
@@ -252,7 +272,7 @@ func (c *check) threadBegin() {
 	t := c.v.lookup(id)
 	switch {
 	case t == nil:
-		c.v.tasks[id] = &taskInfo{state: threadRunning, kind: c.op.ThreadKind, line: c.line}
+		c.v.newTask(id, taskInfo{state: threadRunning, kind: c.op.ThreadKind, line: c.line})
 	case t.state == threadForked:
 		t.state, t.kind, t.line = threadRunning, c.op.ThreadKind, c.line
 	case t.isEvent():
@@ -273,7 +293,7 @@ func (c *check) closeTask(t *taskInfo, what string) {
 			delete(c.v.locks, l)
 		}
 	}
-	t.calls, t.locks = nil, nil
+	t.calls, t.locks = t.calls[:0], t.locks[:0]
 }
 
 func (c *check) threadEnd(t *taskInfo) {
@@ -291,7 +311,7 @@ func (c *check) fork() {
 	t := c.v.lookup(id)
 	switch {
 	case t == nil:
-		c.v.tasks[id] = &taskInfo{state: threadForked, line: c.line}
+		c.v.newTask(id, taskInfo{state: threadForked, line: c.line})
 	case t.isEvent():
 		c.fail("fork of %s, which is an event", c.name(id))
 	case t.state == threadForked:
@@ -362,7 +382,7 @@ func (c *check) send() {
 		}
 		return
 	}
-	c.v.tasks[op.Event] = &taskInfo{state: eventPending, queue: op.Queue, line: c.line}
+	c.v.newTask(op.Event, taskInfo{state: eventPending, queue: op.Queue, line: c.line})
 }
 
 // pendingEvent checks that id names an event that is pending.
@@ -419,8 +439,7 @@ func (c *check) begin() {
 	// Recover: treat the event as running, so its ops are not errors too.
 	if e == nil {
 		if t := c.v.tasks[op.Task]; t == nil {
-			e = &taskInfo{}
-			c.v.tasks[op.Task] = e
+			e = c.v.newTask(op.Task, taskInfo{})
 		} else if t.isEvent() && t.state != eventRunning {
 			e = t
 		}
