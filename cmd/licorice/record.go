@@ -108,7 +108,7 @@ Example:
 	fl.Int64Var(&seed, "seed", 1, "seed of the first run; run i uses seed+i")
 	fl.StringVarP(&out, "out", "o", "", "directory to write the traces to")
 	fl.StringVar(&format, "format", "lct", "trace format: lct, jsonl or jsonl.zst")
-	fl.BoolVar(&noSource, "no-src", false, "leave out source locations (smaller, faster)")
+	fl.BoolVar(&noSource, "no-src", false, "leave out source locations (smaller traces; faster recording except on amd64)")
 	return cmd
 }
 
