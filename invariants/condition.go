@@ -115,16 +115,11 @@ func setText(set []Value) string {
 }
 
 func pairsText(set []Point) string {
-	var b strings.Builder
-	b.WriteByte('{')
+	parts := make([]string, len(set))
 	for i, p := range set {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("(" + p.X.String() + ", " + p.Y.String() + ")")
+		parts[i] = "(" + p.X.String() + ", " + p.Y.String() + ")"
 	}
-	b.WriteByte('}')
-	return b.String()
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // linearText writes a*x + b readably: "x", "-x + 3", "2*x - 1", "0.5*x".

@@ -12,17 +12,11 @@ const MaxPairs = 8
 // Tuple is a distinct (x, y) of a pair's samples and how many samples had
 // it.
 type Tuple struct {
-	X Value `json:"x"`
-	Y Value `json:"y"`
+	Point
 	N int64 `json:"n"`
 }
 
-func compareTuples(a, b Tuple) int {
-	if c := Compare(a.X, b.X); c != 0 {
-		return c
-	}
-	return Compare(a.Y, b.Y)
-}
+func compareTuples(a, b Tuple) int { return comparePoints(a.Point, b.Point) }
 
 // tupleValue reports whether v can be a constant of a pair one-of set:
 // an integer or a string.
@@ -41,7 +35,7 @@ func (p *PairState) addTuple(x, y Value, n int64) {
 		p.manyTuples()
 		return
 	}
-	t := Tuple{X: x, Y: y, N: n}
+	t := Tuple{Point{x, y}, n}
 	i, found := slices.BinarySearchFunc(p.Tuples, t, compareTuples)
 	if found {
 		p.Tuples[i].N += n
@@ -101,7 +95,7 @@ func pairsCondition(p *PairState, x, y string, cond func(b builtin, x, y string,
 				return set
 			}
 		}
-		return append(set, Tuple{X: v, N: n})
+		return append(set, Tuple{Point{X: v}, n})
 	}
 	for _, t := range p.Tuples {
 		xs = count(xs, t.X, t.N)
@@ -124,7 +118,7 @@ func pairsCondition(p *PairState, x, y string, cond func(b builtin, x, y string,
 	}
 	c := cond(bPairs, x, y, pow(mass, p.N))
 	for _, t := range p.Tuples {
-		c.Pairs = append(c.Pairs, Point{t.X, t.Y})
+		c.Pairs = append(c.Pairs, t.Point)
 	}
 	return c
 }
