@@ -84,8 +84,9 @@
 //
 // Handlers are sorted by name, conditions by their data and then template.
 // A condition has its template, its data's names in the template's operand
-// order, its fitted "constants" ({"a": 0, "b": 9}, {"s": [1, 2, 3]}) when
-// it has any, its support (samples it was checked on), its confidence
+// order, its fitted "constants" ({"a": 0, "b": 9}, {"s": [1, 2, 3]}, a
+// pair one-of set {"p": [{"x": "en", "y": "US"}, ...]}) when it has any,
+// its support (samples it was checked on), its confidence
 // (1 - the chance it held by accident), and the user's flags "disabled"
 // (kept but never used) and "pinned" (kept through merges). "text" is
 // derived; when reading, it is ignored. Users may edit the file: delete a
