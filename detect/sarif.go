@@ -167,7 +167,11 @@ func WriteSARIF(w io.Writer, res *Result, spec string) error {
 		}
 		for i, e := range r.Example.Events {
 			loc := sarifLocationOf(e, r.Example.Trace)
-			loc.Message = &sarifMessage{fmt.Sprintf("%s %s (%s on %s) %s", e.Role, e.ID, e.Handler, e.Thread, roleVerb(e.Role))}
+			verb := roleVerb(e.Role)
+			if e.MidEvent {
+				verb = "makes it false between two of its writes, then true again"
+			}
+			loc.Message = &sarifMessage{fmt.Sprintf("%s %s (%s on %s) %s", e.Role, e.ID, e.Handler, e.Thread, verb)}
 			if i == primary {
 				sr.Locations = append(sr.Locations, loc)
 				continue
