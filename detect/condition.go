@@ -66,9 +66,11 @@ type touch struct {
 	to    asyncclock.Epoch
 	// pos is the op number (from 1) that orders the touch among the
 	// others: a REQ's first read of the condition's data, a GEN's or
-	// KILL's last write to it. line and src are that op's. first and last
-	// are the numbers of the touch's first and last ops (those of from
-	// and to).
+	// KILL's last write to it, a mid-event KILL's write that made the
+	// condition false. line and src are that op's. first and last are the
+	// numbers of the touch's first and last ops (those of from and to; for
+	// a mid-event KILL, the writes that made the condition false and true
+	// again).
 	pos         int64
 	first, last int64
 	line        int
@@ -76,7 +78,9 @@ type touch struct {
 	handler     traces.Sym
 	spec        *learn.Condition // REQ: the requiring handler's condition
 	// vals are, for a REQ, the values the event read; for a GEN or KILL,
-	// the values before the event and then the values after it.
+	// the values before the event and then the values after it (for a
+	// mid-event KILL, just after the write that made the condition
+	// false).
 	vals []traces.Value
 }
 
