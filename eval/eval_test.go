@@ -17,9 +17,11 @@ import (
 func TestEval(t *testing.T) {
 	cfg := Config{TrainRuns: 20, TrainActions: 400, TestRuns: 3, TestActions: 250}
 	if testing.Short() {
-		mytracks, _ := apps.Lookup("mytracks")
-		connectbot, _ := apps.Lookup("connectbot")
-		cfg = Config{Apps: []*apps.App{mytracks, connectbot}, TrainRuns: 16, TrainActions: 300, TestRuns: 1, TestActions: 250}
+		list, err := Lookup([]string{"mytracks", "connectbot", "firefox"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg = Config{Apps: list, TrainRuns: 16, TrainActions: 300, TestRuns: 1, TestActions: 250}
 	}
 	tab, err := Run(context.Background(), cfg)
 	if err != nil {
