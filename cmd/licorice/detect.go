@@ -32,7 +32,10 @@ func newDetectCmd() *cobra.Command {
 and reports the pairs of concurrent events that are likely not to commute
 (thesis §5.2.2, §5.4): one event relies on a condition (REQ) that another
 makes true (GEN) or false (KILL), and no happens-before order fixes which runs
-first. A directory stands for the traces in it.
+first. An event on another thread that makes the condition false between two
+of its writes and true again by its end is a KILL too (a "mid KILL": the
+requiring event may run in its middle). A directory stands for the traces in
+it.
 
 Each report groups the findings of one pair of handlers on one learned
 condition, over all the traces given, and says:
