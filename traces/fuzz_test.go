@@ -119,19 +119,28 @@ func FuzzLCT(f *testing.F) {
 func FuzzLCTBlock(f *testing.F) {
 	for _, seed := range []uint64{1, 2, 3} {
 		h, ops, syms := randomTrace(seed, 30)
-		nops, p := firstPayload(f, encode(f, LCT, &h, ops, syms))
-		f.Add(uint16(nops), p)
+		addPayloadSeed(f, encode(f, LCT, &h, ops, syms))
 	}
 	f.Fuzz(func(t *testing.T, nops uint16, p []byte) {
-		if nops == 0 {
-			nops = 1
-		}
-		data := lctFile(okHeader, block(int(nops), p), end(uint64(nops)))
-		d, clean := fuzzDecode(t, data)
+		d, clean := fuzzDecode(t, payloadFile(nops, p))
 		if clean {
 			fuzzRoundTrip(t, d)
 		}
 	})
+}
+
+// addPayloadSeed adds the op count and payload of the first block of a
+// .lct file to the seeds of a fuzzer of payloads.
+func addPayloadSeed(f *testing.F, lct []byte) {
+	nops, p := firstPayload(f, lct)
+	f.Add(uint16(nops), p)
+}
+
+// payloadFile is a .lct file of one block: the fuzzer's payload p of nops
+// ops (at least 1), compressed.
+func payloadFile(nops uint16, p []byte) []byte {
+	n := max(int(nops), 1)
+	return lctFile(okHeader, block(n, p), end(uint64(n)))
 }
 
 // firstPayload returns the op count and payload of the first block of a
@@ -207,17 +216,12 @@ func TestWriteFuzzSeeds(t *testing.T) {
 func FuzzLCTFastPath(f *testing.F) {
 	for _, seed := range []uint64{1, 2, 3} {
 		h, ops, syms := randomTrace(seed, 200)
-		nops, p := firstPayload(f, encode(f, LCT, &h, ops, syms))
-		f.Add(uint16(nops), p)
+		addPayloadSeed(f, encode(f, LCT, &h, ops, syms))
 	}
 	h, ops, syms := benchOps(300)
-	nops, p := firstPayload(f, encode(f, LCT, &h, ops, syms))
-	f.Add(uint16(nops), p)
+	addPayloadSeed(f, encode(f, LCT, &h, ops, syms))
 	f.Fuzz(func(t *testing.T, nops uint16, p []byte) {
-		if nops == 0 {
-			nops = 1
-		}
-		data := lctFile(okHeader, block(int(nops), p), end(uint64(nops)))
+		data := payloadFile(nops, p)
 		fast, fastErr := decodePath(t, data, false)
 		careful, carefulErr := decodePath(t, data, true)
 		if fastErr != carefulErr {
