@@ -364,7 +364,7 @@ type lctDecoder struct {
 	pos       int       // in raw
 	left      int       // ops of the block not yet decoded
 	strs      []strSpan // the block's strings by local index; strs[0] is empty
-	symMap    []Sym     // local index -> Sym, NoSym until first used
+	symMap    []Sym     // local index -> Sym (after a Symbols reset: NoSym until first used)
 	prevTask  uint64    // block-local index of the previous op's task
 	tsK       int       // the scale of the block's last decimal ts, -1 if none
 	tsN       int64     // its mantissa
@@ -584,8 +584,7 @@ func (d *lctDecoder) readBlock() error {
 // strSpan is where a string of the block's table is in its payload.
 type strSpan struct{ start, end uint32 }
 
-// readTable reads the block's string table. Its strings are interned when
-// ops first use them.
+// readTable reads the block's string table and interns its strings.
 func (d *lctDecoder) readTable() error {
 	nstr := d.uvarint()
 	if d.bad != "" || nstr > uint64(len(d.raw)-d.pos) {
@@ -633,10 +632,11 @@ func isASCII(b []byte) bool {
 	return or&0x8080808080808080 == 0
 }
 
-// internAll interns the block's strings, in the order of the table, which
-// is the order in which its ops first use them: as a block's ops would
-// one by one, in one tight loop, so that the fast path finds every Sym in
-// symMap. A block costs one lookup per distinct string.
+// internAll interns the block's strings in one loop, in the order of the
+// table, which is the order in which its ops first use them (so Syms are
+// issued in the order in which interning at first use would issue them),
+// and lets the fast path, which finds every Sym in symMap, decode the
+// block. A block costs one lookup per distinct string.
 func (d *lctDecoder) internAll() {
 	d.gen = d.syms.Generation()
 	d.symMap = append(d.symMap[:0], NoSym)
