@@ -208,7 +208,6 @@ func (w *walk) head(h *listHead, send Time, need uint8) error {
 		return nil // it knows none of the chain's sends still listed
 	}
 	l := h.l
-	start := len(l.entries) - 1
 	if w.mode == strict {
 		// Entries after the last settled one are pending: none can
 		// precede the event (pendingPreds checks it).
@@ -216,12 +215,14 @@ func (w *walk) head(h *listHead, send Time, need uint8) error {
 			return nil
 		}
 		if v >= h.settled {
+			// The head answers for its entry without a look at the list.
 			if w.suffices(h.cat, h.time, h.end, need&h.seen, h.maxTime) {
 				return nil
 			}
-			start = int(h.settledIdx)
+			return w.walkList(l, int(h.settledIdx), need)
 		}
 	}
+	start := len(l.entries) - 1
 	if l.entries[start].clock > v {
 		start = l.search(v)
 	}
