@@ -156,7 +156,7 @@ func BenchmarkRun(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						e, err := Run(context.Background(), r, Config{Window: w}, func(op *traces.Op, e *Engine) error {
+						e, err := Run(context.Background(), r, Config{Window: w, WideWindow: true}, func(op *traces.Op, e *Engine) error {
 							if e.stats.Ops&0xffff == 0 {
 								peak.sample()
 							}
@@ -199,7 +199,7 @@ func BenchmarkEngine(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					e := New(r.Symbols(), Config{Window: DefaultWindow})
+					e := New(r.Symbols(), Config{Window: DefaultWindow, WideWindow: true})
 					for done := false; !done; {
 						k := 0
 						for ; k < len(batch); k++ {

@@ -22,6 +22,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 type ruleCase struct {
 	file     string
 	window   time.Duration
+	wide     bool // Config.WideWindow
 	want     []string
 	conflict *ConflictError // the contradiction the engines must report (Rule, First, Second, Line)
 }
@@ -43,7 +44,8 @@ var ruleCases = []ruleCase{
 	{file: "window", want: []string{"A||C", "A||B", "B<C"}},
 	{file: "window", window: DefaultWindow, want: []string{"A<C", "A||B", "B<C"}},
 	{file: "window_threads", want: []string{"@4!<@10", "@7!<@12", "@13!<@16"}},
-	{file: "window_threads", window: DefaultWindow, want: []string{"@4<@10", "@7<@12", "@13!<@16", "@7<@16"}},
+	{file: "window_threads", window: DefaultWindow, want: []string{"@4!<@10", "@7!<@12", "@13!<@16"}},
+	{file: "window_threads", window: DefaultWindow, wide: true, want: []string{"@4<@10", "@7<@12", "@13!<@16", "@7<@16"}},
 	{file: "fig3_4a", want: []string{"A<B"}},
 	{file: "fig3_4b", want: []string{"A||B"}},
 	{file: "fig3_4c", want: []string{"B<A", "C<A", "C<B"}},
@@ -108,15 +110,19 @@ func TestCases(t *testing.T) {
 		if c.window > 0 {
 			name += "_window"
 		}
+		if c.wide {
+			name += "_wide"
+		}
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("testdata", "cases", c.file+".jsonl"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			tr := parseTrace(t, string(data))
-			checkEquivalent(t, c.file, tr, c.window)
-			g, gerr := NewGraph(context.Background(), tr.syms, tr.ops, tr.lines, c.window)
-			r := runEngine(tr, Config{Window: c.window})
+			cfg := Config{Window: c.window, WideWindow: c.wide}
+			checkEquivalent(t, c.file, tr, cfg)
+			g, gerr := NewGraphConfig(context.Background(), tr.syms, tr.ops, tr.lines, cfg)
+			r := runEngine(tr, cfg)
 			if c.conflict != nil {
 				checkConflict(t, c.conflict, gerr, r.err)
 				return

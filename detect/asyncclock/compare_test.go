@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -96,13 +95,14 @@ func (r *engineRun) before(a, b int) bool {
 // compare runs both engines on tr and returns nil if they agree: on
 // whether tr is consistent, and if it is, on every pair of operations and
 // every pair of events.
-func compare(tr *trace, window time.Duration) error {
-	g, gerr := NewGraph(context.Background(), tr.syms, tr.ops, tr.lines, window)
+func compare(tr *trace, cfg Config) error {
+	window := cfg.Window
+	g, gerr := NewGraphConfig(context.Background(), tr.syms, tr.ops, tr.lines, cfg)
 	var ce *ConflictError
 	if gerr != nil && !errors.As(gerr, &ce) {
 		return fmt.Errorf("reference engine: %v", gerr)
 	}
-	r := runEngine(tr, Config{Window: window})
+	r := runEngine(tr, cfg)
 	if r.err != nil && !errors.As(r.err, &ce) {
 		return fmt.Errorf("asyncclock: %v", r.err)
 	}

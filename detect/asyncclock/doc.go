@@ -112,16 +112,18 @@
 //     Removed events are the exception — run(E) is resolved late — and are
 //     never the task of an operation.
 //
-// With the window on, the engine takes as ordered (an approximation that
-// only adds order; the reference engine makes the same assumptions): two
-// events of one looper whose gap exceeds the window, a signal and a wait
-// (on any handle) more than the window apart, and a thread's end and
-// another thread's begin more than the window apart. So memory and the
-// width of clocks stay flat where a trace keeps making new things: a
-// looper's old events fold into its window clock, old signals into one
-// clock every wait learns (their handles are forgotten), and a new thread
-// takes the chain of one that ended long ago. Removed events' run(E) may
-// miss predecessors that had become old, and a removed event resolved more
-// than the window ago leaves its async-before list like an old event of
-// the looper. Everything else is exact.
+// With the window on, two events of one looper whose gap exceeds the
+// window are taken as ordered (an approximation that only adds order);
+// a looper's old events fold into its window clock. [Config.WideWindow]
+// adds two more such assumptions, which the reference engine
+// ([NewGraphConfig]) shares: a signal and a wait (on any handle) more
+// than the window apart, and a thread's end and another thread's begin
+// more than the window apart, are ordered too. Then old signals fold into
+// one clock every wait learns (their handles are let go), and a new
+// thread takes the chain of one that ended long ago, so that memory and
+// the width of clocks stay flat on long traces that keep making handles
+// and threads. Removed events' run(E) may miss predecessors that had
+// become old, and a removed event resolved more than the window ago
+// leaves its async-before list like an old event of the looper.
+// Everything else is exact.
 package asyncclock

@@ -27,6 +27,17 @@ type Config struct {
 	// with the number of events: use it for small traces (licorice hb).
 	KeepEvents bool
 
+	// WideWindow extends the window approximation (only with Window on)
+	// beyond a looper's own events: a signal more than Window before a
+	// wait (on any handle), and a thread's end more than Window before
+	// another thread's begin, are taken as ordered too. Then handles
+	// whose last signal is older than the window are let go, and a new
+	// thread takes the chain of one that ended long ago, so that memory
+	// and the width of clocks stay flat on long traces that keep making
+	// new handles and threads. [NewGraphConfig] makes the same
+	// assumptions.
+	WideWindow bool
+
 	// GCEvery is the number of event begins between two garbage
 	// collections of reclaimable entries; 0 means a default that adapts to
 	// the amount of metadata held.
@@ -43,6 +54,7 @@ const maxFIFOLevel = 3
 type Engine struct {
 	cfg    Config
 	window float64 // ms; 0: exact
+	wide   bool    // Config.WideWindow, with the window on
 	syms   *traces.Symbols
 	file   string
 
@@ -57,9 +69,9 @@ type Engine struct {
 	ext     Time                // the last external send
 	extTask *task               // sends from outside the program (no "t")
 
-	// With the window: the signals not yet older than the window, in
+	// With the wide window: the signals not yet older than the window, in
 	// trace order, and the join of those that are (every later wait knows
-	// them: WINDOW, docs/causality.md).
+	// them).
 	signals    []signal
 	oldSignals Time
 	// Likewise the ends of threads, which every later thread_begin knows
@@ -115,6 +127,7 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 	e := &Engine{
 		cfg:     cfg,
 		window:  float64(cfg.Window) / float64(time.Millisecond),
+		wide:    cfg.Window > 0 && cfg.WideWindow,
 		syms:    syms,
 		tasks:   make(map[traces.Sym]*task),
 		threads: make(map[traces.Sym]*thread),
@@ -441,7 +454,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	th := &thread{id: id, kind: op.ThreadKind}
 	st := e.forks[id]
 	delete(e.forks, id)
-	if e.window > 0 {
+	if e.wide {
 		e.oldThreadEnds = e.age(&e.threadEnds, e.oldThreadEnds)
 		st.learn(e.oldThreadEnds) // WINDOW
 	}
@@ -485,7 +498,7 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th.ended = true
 	th.final = t.st
-	if e.window > 0 {
+	if e.wide {
 		e.threadEnds = append(e.threadEnds, signal{t: t.st, ts: e.ts})
 	}
 	e.chains[t.st.top.Chain()].busy = false
@@ -535,7 +548,7 @@ func (e *Engine) signal(op *traces.Op) error {
 	}
 	h.ts = e.ts
 	e.handles[op.Name] = h
-	if e.window > 0 {
+	if e.wide {
 		e.signals = append(e.signals, signal{t: t.st, ts: e.ts})
 	}
 	e.at(t)
@@ -553,7 +566,7 @@ func (e *Engine) wait(op *traces.Op) error {
 		t.st.learn(h.t)
 		learned = true
 	}
-	if e.window > 0 {
+	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.
 		e.oldSignals = e.age(&e.signals, e.oldSignals)
 		if adds(t.st, e.oldSignals, 0) {
@@ -591,7 +604,7 @@ func (e *Engine) age(recent *[]signal, old Time) Time {
 	return old
 }
 
-// forgetOldHandles drops, with the window, the handles whose last signal
+// forgetOldHandles drops, with the wide window, the handles whose last signal
 // is older than the window: oldSignals, which every wait learns, knows
 // what they hold.
 func (e *Engine) forgetOldHandles() {

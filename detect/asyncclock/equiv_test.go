@@ -17,15 +17,15 @@ import (
 var equivN = flag.Int("equiv", 0, "number of random traces per shape in the equivalence tests (0: by -short)")
 
 // checkEquivalent fails t with a minimal trace if the engines disagree on tr.
-func checkEquivalent(t *testing.T, name string, tr *trace, window time.Duration) {
+func checkEquivalent(t *testing.T, name string, tr *trace, cfg Config) {
 	t.Helper()
-	err := compare(tr, window)
+	err := compare(tr, cfg)
 	if err == nil {
 		return
 	}
-	small := shrink(tr, func(c *trace) bool { return compare(c, window) != nil })
-	t.Fatalf("%s: the engines disagree (window %v): %v\nminimal trace (%d of %d ops):\n%s\non it: %v",
-		name, window, err, len(small.ops), len(tr.ops), small.text(), compare(small, window))
+	small := shrink(tr, func(c *trace) bool { return compare(c, cfg) != nil })
+	t.Fatalf("%s: the engines disagree (window %v, wide %v): %v\nminimal trace (%d of %d ops):\n%s\non it: %v",
+		name, cfg.Window, cfg.WideWindow, err, len(small.ops), len(tr.ops), small.text(), compare(small, cfg))
 }
 
 func TestEquivalenceRandom(t *testing.T) {
@@ -47,7 +47,8 @@ func TestEquivalenceRandom(t *testing.T) {
 				for _, window := range []time.Duration{0, 3 * time.Millisecond} {
 					cfg := shape
 					cfg.seed, cfg.chaos = seed, chaos
-					checkEquivalent(t, "random", generate(cfg), window)
+					// Every other seed with the wide window.
+					checkEquivalent(t, "random", generate(cfg), Config{Window: window, WideWindow: seed%2 == 0})
 				}
 			}
 		}
@@ -109,9 +110,9 @@ func TestEquivalenceTracetest(t *testing.T) {
 		for i := range tr.lines {
 			tr.lines[i] = i + 2
 		}
-		checkEquivalent(t, fmt.Sprintf("tracetest.Small(%d)", seed), tr, 0)
+		checkEquivalent(t, fmt.Sprintf("tracetest.Small(%d)", seed), tr, Config{})
 		if seed%4 == 0 {
-			checkEquivalent(t, fmt.Sprintf("tracetest.Small(%d)", seed), tr, 20*time.Millisecond)
+			checkEquivalent(t, fmt.Sprintf("tracetest.Small(%d)", seed), tr, Config{Window: 20 * time.Millisecond, WideWindow: seed%8 == 0})
 		}
 	}
 	for _, m := range total.Missing() {
@@ -134,6 +135,6 @@ func FuzzEquivalence(f *testing.F) {
 			seed: seed, ops: 20 + int(ops%400), chaos: chaos,
 			workers: 1 + int(workers%4), loopers: 1 + int(loopers%4), binders: int(binders % 3),
 		}
-		checkEquivalent(t, "fuzz", generate(cfg), time.Duration(windowMS%8)*time.Millisecond)
+		checkEquivalent(t, "fuzz", generate(cfg), Config{Window: time.Duration(windowMS%8) * time.Millisecond, WideWindow: windowMS&8 != 0})
 	})
 }

@@ -61,7 +61,7 @@ func (e *Engine) collect() {
 		e.pruneAtFront(q)
 	}
 	e.pruneIPCAsync()
-	if e.window > 0 {
+	if e.wide {
 		e.forgetOldHandles()
 	}
 	entries := e.listEntries()

@@ -25,6 +25,7 @@ type Graph struct {
 	lines  []int
 	ts     []float64 // trace time at each op: the largest ts so far
 	window float64   // ms; 0: exact
+	wide   bool      // Config.WideWindow, with the window on
 
 	nodes   []gnode
 	edges   map[[2]Node]Rule // each edge, with the first rule that gave it
@@ -89,6 +90,12 @@ const GraphLimit = 20000
 // trace that contradicts the model gives a *ConflictError, with the
 // graph, which can still explain the contradiction.
 func NewGraph(ctx context.Context, syms *traces.Symbols, ops []traces.Op, lines []int, window time.Duration) (*Graph, error) {
+	return NewGraphConfig(ctx, syms, ops, lines, Config{Window: window})
+}
+
+// NewGraphConfig is NewGraph with the approximations of cfg (Window and
+// WideWindow; the other fields do not change the relation).
+func NewGraphConfig(ctx context.Context, syms *traces.Symbols, ops []traces.Op, lines []int, cfg Config) (*Graph, error) {
 	if len(ops) > GraphLimit {
 		return nil, fmt.Errorf("the reference engine handles traces of up to %d operations; this one has %d", GraphLimit, len(ops))
 	}
@@ -100,7 +107,8 @@ func NewGraph(ctx context.Context, syms *traces.Symbols, ops []traces.Op, lines 
 	}
 	g := &Graph{
 		syms: syms, ops: ops, lines: lines,
-		window:  float64(window) / float64(time.Millisecond),
+		window:  float64(cfg.Window) / float64(time.Millisecond),
+		wide:    cfg.Window > 0 && cfg.WideWindow,
 		edges:   make(map[[2]Node]Rule),
 		events:  make(map[traces.Sym]*gEvent),
 		tasks:   make(map[traces.Sym][]int),
@@ -241,10 +249,10 @@ func (g *Graph) baseRules() {
 				g.edge(Node(i), Node(th.begin), Fork)
 			}
 		case traces.ThreadBegin:
-			// WINDOW (approximation): a thread that ended more than the
-			// window before another began.
+			// WINDOW (the wide window's approximation): a thread that
+			// ended more than the window before another began.
 			for j := range i {
-				if g.window > 0 && ops[j].Kind == traces.ThreadEnd && g.ts[i]-g.ts[j] > g.window {
+				if g.wide && ops[j].Kind == traces.ThreadEnd && g.ts[i]-g.ts[j] > g.window {
 					g.edge(Node(j), Node(i), Window)
 				}
 			}
@@ -257,9 +265,10 @@ func (g *Graph) baseRules() {
 				}
 				if ops[j].Name == op.Name {
 					g.edge(Node(j), Node(i), Signal)
-				} else if g.window > 0 && g.ts[i]-g.ts[j] > g.window {
-					// WINDOW (approximation): a signal more than the
-					// window before a wait, on any handle.
+				} else if g.wide && g.ts[i]-g.ts[j] > g.window {
+					// WINDOW (the wide window's approximation): a
+					// signal more than the window before a wait, on any
+					// handle.
 					g.edge(Node(j), Node(i), Window)
 				}
 			}

@@ -42,7 +42,7 @@ func TestWindowReclaims(t *testing.T) {
 		tr := parseTrace(t, text)
 		cfg := Config{}
 		if c.window {
-			cfg.Window = DefaultWindow
+			cfg.Window, cfg.WideWindow = DefaultWindow, true
 		}
 		r := runEngine(tr, cfg)
 		if r.err != nil {
