@@ -24,6 +24,9 @@ import (
 // reader and the engine; BenchmarkEngine the engine alone (the CPU time
 // of its steps, with the operations decoded in batches around them).
 //
+// The window is Config.WideWindow's unless BENCH_WIDE=0, which measures
+// the looper-only window the engine uses by default.
+//
 // Sizes: BENCH_EVENTS (comma-separated, default "10000,100000"); 1000000
 // is the target size of issue 3.
 //
@@ -50,6 +53,9 @@ func benchSizes(b *testing.B) []int {
 	}
 	return ns
 }
+
+// benchWide reports whether the benchmarks turn on Config.WideWindow.
+func benchWide() bool { return os.Getenv("BENCH_WIDE") != "0" }
 
 func benchConfig(shape string, events int) tracetest.Config {
 	if shape == "app" {
@@ -156,7 +162,7 @@ func BenchmarkRun(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						e, err := Run(context.Background(), r, Config{Window: w, WideWindow: true}, func(op *traces.Op, e *Engine) error {
+						e, err := Run(context.Background(), r, Config{Window: w, WideWindow: benchWide()}, func(op *traces.Op, e *Engine) error {
 							if e.stats.Ops&0xffff == 0 {
 								peak.sample()
 							}
@@ -199,7 +205,7 @@ func BenchmarkEngine(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					e := New(r.Symbols(), Config{Window: DefaultWindow, WideWindow: true})
+					e := New(r.Symbols(), Config{Window: DefaultWindow, WideWindow: benchWide()})
 					for done := false; !done; {
 						k := 0
 						for ; k < len(batch); k++ {
