@@ -72,13 +72,13 @@ type Engine struct {
 	// With the wide window: the signals not yet older than the window, in
 	// trace order, and the join of those that are (every later wait knows
 	// them).
-	signals    []signal
+	signals    []stamped
 	oldSignals Time
 	// Likewise the ends of threads, which every later thread_begin knows
 	// once they are older than the window: a new thread may then take
 	// the chain of one that ended long ago, and chains stop growing with
 	// thread churn.
-	threadEnds    []signal
+	threadEnds    []stamped
 	oldThreadEnds Time
 
 	seq  int64   // the number of the current op (1-based)
@@ -154,9 +154,9 @@ type handle struct {
 	ts float64 // the trace time of its last signal
 }
 
-// signal is a signal op (or a thread's end) not yet older than the
-// window, with its trace time.
-type signal struct {
+// stamped is a time with the trace time it was taken at: a signal's, or
+// a thread end's, not yet older than the window.
+type stamped struct {
 	t  Time
 	ts float64
 }
@@ -499,7 +499,7 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	th.ended = true
 	th.final = t.st
 	if e.wide {
-		e.threadEnds = append(e.threadEnds, signal{t: t.st, ts: e.ts})
+		e.threadEnds = append(e.threadEnds, stamped{t: t.st, ts: e.ts})
 	}
 	e.chains[t.st.top.Chain()].busy = false
 	e.at(t)
@@ -549,7 +549,7 @@ func (e *Engine) signal(op *traces.Op) error {
 	h.ts = e.ts
 	e.handles[op.Name] = h
 	if e.wide {
-		e.signals = append(e.signals, signal{t: t.st, ts: e.ts})
+		e.signals = append(e.signals, stamped{t: t.st, ts: e.ts})
 	}
 	e.at(t)
 	t.published = true
@@ -585,7 +585,7 @@ func (e *Engine) wait(op *traces.Op) error {
 
 // age joins into old the times of *recent that are more than the window
 // older than now, drops them from *recent and returns the new join.
-func (e *Engine) age(recent *[]signal, old Time) Time {
+func (e *Engine) age(recent *[]stamped, old Time) Time {
 	r := *recent
 	n := 0
 	for n < len(r) && e.ts-r[n].ts > e.window {

@@ -101,6 +101,32 @@ func (l *sendList) previous(i int, x *sendEntry) (pg, ps uint32) {
 	return pg, ps
 }
 
+// atMost returns the index of the last entry of entry k's category, at or
+// before k, with a time at most t (-1: none), jumping over greater times.
+func (l *sendList) atMost(k int, t int64) int {
+	for k >= 0 && l.entries[k].time > t {
+		d := l.entries[k].ps
+		if d == 0 {
+			return -1
+		}
+		k -= int(d)
+	}
+	return k
+}
+
+// above returns the index of the last entry of entry k's category, at or
+// before k, with a time above t (-1: none), jumping over times at most t.
+func (l *sendList) above(k int, t int64) int {
+	for k >= 0 && l.entries[k].time <= t {
+		d := l.entries[k].pg
+		if d == 0 {
+			return -1
+		}
+		k -= int(d)
+	}
+	return k
+}
+
 // next returns the prev distances of an entry that would follow x.
 func (x *sendEntry) next() (p [numCats]uint32) {
 	for c := range numCats {

@@ -367,20 +367,8 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 				open &^= c.bit() // nor any earlier entry of its category
 				break
 			}
-			// Nor the earlier entries of c with greater times: jump to the
-			// last one with a time at most ev's.
-			for k := cur[c]; k >= 0; {
-				x := &l.entries[k]
-				if x.time <= ev.time {
-					break
-				}
-				if x.ps == 0 {
-					k = -1
-				} else {
-					k -= int(x.ps)
-				}
-				cur[c] = k
-			}
+			// Nor the earlier entries of c with greater times.
+			cur[c] = l.atMost(cur[c], ev.time)
 		case p.end != 0 && w.b.covers(p.end):
 			joined = true // known to have finished already
 		case w.mode == final && (p.ev.status == evPending || p.ev.status == evRunning):
@@ -418,21 +406,8 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 			if p.maxUpto <= floor[c] {
 				open &^= c.bit() // every earlier entry of its category is accounted for
 			}
-			// Skip the entries of c that precede one accounted for: from an
-			// entry no later than the floor, jump to the last earlier entry
-			// of c with a greater time.
-			for k := cur[c]; k >= 0; {
-				x := &l.entries[k]
-				if x.time > floor[c] {
-					break
-				}
-				if x.pg == 0 {
-					k = -1
-				} else {
-					k -= int(x.pg)
-				}
-				cur[c] = k
-			}
+			// Skip the entries of c that precede one accounted for.
+			cur[c] = l.above(cur[c], floor[c])
 		}
 	}
 }
