@@ -2,17 +2,18 @@ package asyncclock
 
 import (
 	"testing"
+	"time"
 
 	"github.com/licorice-dev/licorice/traces"
 )
 
 // TestWindowReclaims checks that the time window keeps the engine's
-// metadata bounded where the trace keeps making new things: threads
-// (a new thread takes the chain of one that ended more than the window
-// ago), signal handles (forgotten once their last signal is older than
-// the window) and removed events (absorbed once resolved more than the
-// window ago; without the window, the search for heirless events drops
-// them).
+// metadata bounded where the trace keeps making new things: removed
+// events (absorbed once resolved more than the window ago; without the
+// window, the search for heirless events drops them) and, with the wide
+// window, threads (a new thread takes the chain of one that ended more
+// than the window ago) and signal handles (forgotten once their last
+// signal is older than the window).
 func TestWindowReclaims(t *testing.T) {
 	const text = `{"licorice_trace":1}
 {"op":"thread_begin","t":"L","kind":"looper","ts":0}
@@ -32,18 +33,17 @@ func TestWindowReclaims(t *testing.T) {
 {"op":"end","t":"A","ts":200004}
 `
 	for _, c := range []struct {
-		window             bool
+		window             time.Duration
+		wide               bool
 		sameChain, rListed bool
 		liveHandles        int
 	}{
-		{window: false, sameChain: false, rListed: false, liveHandles: 2},
-		{window: true, sameChain: true, rListed: false, liveHandles: 1},
+		{window: 0, sameChain: false, rListed: false, liveHandles: 2},
+		{window: DefaultWindow, sameChain: false, rListed: false, liveHandles: 2},
+		{window: DefaultWindow, wide: true, sameChain: true, rListed: false, liveHandles: 1},
 	} {
 		tr := parseTrace(t, text)
-		cfg := Config{}
-		if c.window {
-			cfg.Window, cfg.WideWindow = DefaultWindow, true
-		}
+		cfg := Config{Window: c.window, WideWindow: c.wide}
 		r := runEngine(tr, cfg)
 		if r.err != nil {
 			t.Fatal(r.err)
@@ -51,13 +51,13 @@ func TestWindowReclaims(t *testing.T) {
 		r.e.collect()
 		w1, w2 := r.epochs[2].Chain(), r.epochs[10].Chain() // the begins of W1 and W2
 		if got := w1 == w2; got != c.sameChain {
-			t.Errorf("window %v: W2 on W1's chain is %v, want %v", c.window, got, c.sameChain)
+			t.Errorf("window %v, wide %v: W2 on W1's chain is %v, want %v", c.window, c.wide, got, c.sameChain)
 		}
 		if got := r.e.Stats().LiveHandles; got != c.liveHandles {
-			t.Errorf("window %v: %d handles held, want %d", c.window, got, c.liveHandles)
+			t.Errorf("window %v, wide %v: %d handles held, want %d", c.window, c.wide, got, c.liveHandles)
 		}
 		if got := listed(r.e, tr.syms.Intern("R")); got != c.rListed {
-			t.Errorf("window %v: removed event R on its async-before list is %v, want %v", c.window, got, c.rListed)
+			t.Errorf("window %v, wide %v: removed event R on its async-before list is %v, want %v", c.window, c.wide, got, c.rListed)
 		}
 	}
 }
