@@ -145,6 +145,8 @@ type explainer struct {
 	handles   map[traces.Sym]int32 // per handle, its signal with the least distance
 	forks     map[traces.Sym]int32 // per forked thread, its fork
 	ends      map[traces.Sym]int32 // per ended thread, its thread_end
+	signals   aging                // the reached signals, for the wide window
+	threadEnd aging                // the reached thread ends, for the wide window
 	external  int32                // the external send with the least distance
 	target    int32                // the node of dst's begin (or run), once reached
 	dstStart  asyncclock.Time      // the time of dst's begin (or run)
@@ -203,9 +205,7 @@ type xThread struct {
 	name   traces.Sym
 	own    *xTask
 	byDist [][]*xEvent // the events it ran that the search reached, by distance
-	window []*xEvent   // the same in end order (loopers, with the time window)
-	folded int         // window[:folded] ended more than the window before the last begin
-	old    int32       // the node of the least distance among window[:folded]
+	window aging       // their ends (loopers, with the time window)
 	ends   int32       // LOOPEND: the reached end of its events of the least distance
 }
 
@@ -226,7 +226,7 @@ type xTask struct {
 
 func newExplainer(syms *traces.Symbols, a, b traces.Sym, window time.Duration) *explainer {
 	return &explainer{
-		eng:       asyncclock.New(syms, asyncclock.Config{Window: window}),
+		eng:       asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true}),
 		syms:      syms,
 		window:    float64(window) / float64(time.Millisecond),
 		a:         a,
@@ -238,6 +238,8 @@ func newExplainer(syms *traces.Symbols, a, b traces.Sym, window time.Duration) *
 		handles:   make(map[traces.Sym]int32),
 		forks:     make(map[traces.Sym]int32),
 		ends:      make(map[traces.Sym]int32),
+		signals:   aging{old: -1},
+		threadEnd: aging{old: -1},
 		external:  -1,
 		target:    -1,
 		computing: make(map[*xEvent]bool),
@@ -306,7 +308,7 @@ func (x *explainer) step(op *traces.Op, line int) error {
 	t := x.tasks[op.Task]
 	switch op.Kind {
 	case traces.ThreadBegin:
-		th := &xThread{id: op.Task, kind: op.ThreadKind, name: op.Name, old: -1, ends: -1}
+		th := &xThread{id: op.Task, kind: op.ThreadKind, name: op.Name, window: aging{old: -1}, ends: -1}
 		th.own = &xTask{id: op.Task, th: th, best: -1}
 		x.threads[op.Task] = th
 		x.tasks[op.Task] = th.own
@@ -314,6 +316,9 @@ func (x *explainer) step(op *traces.Op, line int) error {
 			c := unreached
 			if f, ok := x.forks[op.Task]; ok {
 				x.offer(&c, f, asyncclock.Fork)
+			}
+			if x.window > 0 {
+				x.offer(&c, x.aged(&x.threadEnd), asyncclock.Window)
 			}
 			x.add(c, op, op.Task, nil)
 		}
@@ -346,6 +351,7 @@ func (x *explainer) step(op *traces.Op, line int) error {
 				if h, ok := x.handles[op.Name]; !ok || x.nodes[n].dist < x.nodes[h].dist {
 					x.handles[op.Name] = n
 				}
+				x.signals.add(n, x.ts)
 			}
 		}
 	case traces.Wait:
@@ -353,6 +359,11 @@ func (x *explainer) step(op *traces.Op, line int) error {
 			c := x.po(t)
 			if h, ok := x.handles[op.Name]; ok {
 				x.offer(&c, h, asyncclock.Signal)
+			}
+			if x.window > 0 {
+				// On a tie SIGNAL stays: an old signal of the same
+				// handle is never nearer than the nearest one.
+				x.offer(&c, x.aged(&x.signals), asyncclock.Window)
 			}
 			x.atomic(&c, t)
 			x.add(c, op, op.Name, nil)
@@ -371,6 +382,7 @@ func (x *explainer) step(op *traces.Op, line int) error {
 			x.offer(&c, t.th.ends, asyncclock.LoopEnd)
 			if n := x.add(c, op, op.Task, nil); n >= 0 {
 				x.ends[op.Task] = n
+				x.threadEnd.add(n, x.ts)
 			}
 		}
 		delete(x.tasks, op.Task)
@@ -454,7 +466,7 @@ func (x *explainer) begin(op *traces.Op) {
 		x.priority(&c, e)
 		x.atFront(&c, e, now)
 		if x.window > 0 {
-			x.windowRule(&c, th)
+			x.offer(&c, x.aged(&th.window), asyncclock.Window)
 		}
 		x.atomic(&c, t)
 	}
@@ -518,7 +530,7 @@ func (x *explainer) reached(e *xEvent) {
 		th.ends = e.endNode
 	}
 	if th.kind == traces.Looper && x.window > 0 {
-		th.window = append(th.window, e)
+		th.window.add(e.endNode, e.endTS)
 	}
 }
 
@@ -591,17 +603,33 @@ func (x *explainer) atomic(c *candidate, t *xTask) {
 	}
 }
 
-// windowRule offers WINDOW (the approximation): the events of looper th
-// that ended more than the window before now.
-func (x *explainer) windowRule(c *candidate, th *xThread) {
-	for th.folded < len(th.window) && x.ts-th.window[th.folded].endTS > x.window {
-		p := th.window[th.folded]
-		if th.old < 0 || x.nodes[p.endNode].dist < x.nodes[th.old].dist {
-			th.old = p.endNode
+// aging holds reached nodes that the time window orders before what
+// comes more than the window after them (docs/causality.md, "The time
+// window"): the ends of a looper's events, and with the wide window
+// signals and thread ends.
+type aging struct {
+	young []aged // not yet older than the window, in trace order
+	old   int32  // the node of the least distance among the older ones, -1 if none
+}
+
+type aged struct {
+	node int32
+	ts   float64 // the trace time at the node
+}
+
+func (a *aging) add(n int32, ts float64) { a.young = append(a.young, aged{n, ts}) }
+
+// aged returns the node of the least distance among those of a more than
+// the window before now: where WINDOW reaches the current op from.
+func (x *explainer) aged(a *aging) int32 {
+	i := 0
+	for ; i < len(a.young) && x.ts-a.young[i].ts > x.window; i++ {
+		if n := a.young[i].node; a.old < 0 || x.nodes[n].dist < x.nodes[a.old].dist {
+			a.old = n
 		}
-		th.folded++
 	}
-	x.offer(c, th.old, asyncclock.Window)
+	a.young = a.young[i:]
+	return a.old
 }
 
 // ipc offers IPCHANDLE and IPCASYNC to the begin of binder event e on th.
@@ -742,7 +770,7 @@ const RelationLimit = 2000
 // RelationLimit events is refused.
 func Relation(ctx context.Context, r *traces.Reader, window time.Duration, w io.Writer) error {
 	var ids []traces.Sym
-	eng, err := asyncclock.Run(ctx, r, asyncclock.Config{Window: window, KeepEvents: true}, func(op *traces.Op, _ *asyncclock.Engine) error {
+	eng, err := asyncclock.Run(ctx, r, asyncclock.Config{Window: window, WideWindow: true, KeepEvents: true}, func(op *traces.Op, _ *asyncclock.Engine) error {
 		if op.Kind != traces.Send {
 			return nil
 		}

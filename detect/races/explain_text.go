@@ -177,6 +177,12 @@ func (x *explainer) why(from, to *xNode) string {
 	case asyncclock.IPCAsync:
 		return fmt.Sprintf("binder thread %s handles the async transactions of one sender in order", x.thread(e1.th))
 	case asyncclock.Window:
+		switch to.kind {
+		case traces.Wait:
+			return fmt.Sprintf("approximation: the signal on %s came more than the time window before this wait on %s", x.name(from.aux), x.name(to.aux))
+		case traces.ThreadBegin:
+			return fmt.Sprintf("approximation: thread %s ended more than the time window before thread %s began", x.name(from.aux), x.name(to.aux))
+		}
 		return fmt.Sprintf("approximation: %s ended more than the time window before %s began on looper %s", x.name(e1.id), x.name(e2.id), x.thread(e2.th))
 	}
 	return to.rule.String()
