@@ -21,10 +21,10 @@ import (
 // so that it never reads past the payload, whatever the bytes.
 const lctFastWindow = 32
 
-// fastOp decodes the next op into op and reports whether it could. The
-// block has at least lctFastWindow bytes left, and symMap holds the Sym
-// of each of its strings. If it returns false, it has changed nothing but
-// op.
+// fastOp decodes the next op into op, counts it, and reports whether it
+// could. The block has at least lctFastWindow bytes left, and symMap holds
+// the Sym of each of its strings. If it returns false, it has changed
+// nothing but op.
 func (d *lctDecoder) fastOp(op *Op) bool {
 	b, p := unsafe.Pointer(unsafe.SliceData(d.raw)), d.pos
 	head := byteAt(b, p)
@@ -220,6 +220,8 @@ func (d *lctDecoder) fastOp(op *Op) bool {
 	}
 	d.pos, d.prevTask = p, task
 	d.tsN, d.tsF = tsN, tsF
+	d.n++
+	d.left--
 	return true
 }
 

@@ -271,12 +271,12 @@ func TestLCTFastPathTaken(t *testing.T) {
 		for {
 			if d.left > 0 && d.pos < d.fastEnd {
 				// Try the fast path on the next op, then undo it.
-				pos, task, tsN, tsF := d.pos, d.prevTask, d.tsN, d.tsF
+				pos, task, tsN, tsF, n, left := d.pos, d.prevTask, d.tsN, d.tsF, d.n, d.left
 				var op Op
 				if d.fastOp(&op) {
 					fast++
 				}
-				d.pos, d.prevTask, d.tsN, d.tsF = pos, task, tsN, tsF
+				d.pos, d.prevTask, d.tsN, d.tsF, d.n, d.left = pos, task, tsN, tsF, n, left
 			}
 			var op Op
 			err := r.Next(&op)

@@ -56,6 +56,7 @@ type Reader struct {
 	header Header
 	syms   *Symbols
 	dec    decoder
+	lct    *lctDecoder // dec, if the trace is .lct: Next calls its fast path directly
 	val    *Validator
 	closer io.Closer
 	err    error // sticky fatal error
@@ -121,7 +122,7 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 		var ld *lctDecoder
 		ld, rd.header, err = newLCTDecoder(br, o.syms)
 		if err == nil {
-			rd.dec, rd.closer = ld, closerFunc(ld.close)
+			rd.dec, rd.lct, rd.closer = ld, ld, closerFunc(ld.close)
 		}
 	}
 	if err != nil {
@@ -202,7 +203,10 @@ func (r *Reader) Next(op *Op) error {
 	if r.err != nil {
 		return r.err
 	}
-	err := r.dec.next(op)
+	var err error
+	if r.lct == nil || !r.lct.fastNext(op) {
+		err = r.dec.next(op)
+	}
 	if err == nil && r.val != nil {
 		err = r.val.Check(op, r.dec.lineNumber())
 	}

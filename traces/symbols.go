@@ -97,7 +97,7 @@ func (t *Symbols) InternBytes(b []byte) Sym {
 		return NoSym
 	}
 	h := maphash.Bytes(t.seed, b)
-	y, slot := t.find(string(b), h) // the conversion does not allocate
+	y, slot := t.find(unsafe.String(unsafe.SliceData(b), len(b)), h) // find keeps no reference to it
 	if y != NoSym {
 		return y
 	}
