@@ -20,8 +20,9 @@ import (
 type Options struct {
 	// Allow suppresses the findings it matches (nil: none).
 	Allow *AllowList
-	// Window is AsyncClock's time window (asyncclock.Config.Window): 0
-	// computes the exact happens-before relation.
+	// Window is AsyncClock's time window (asyncclock.Config.Window, wide:
+	// asyncclock.Config.WideWindow): 0 computes the exact happens-before
+	// relation.
 	Window time.Duration
 	// Workers is how many traces are analysed at once (GOMAXPROCS if 0).
 	Workers int
@@ -311,7 +312,7 @@ func passes(ctx context.Context, sp *learn.Spec, path string, window time.Durati
 		return a, nil // nothing to follow
 	}
 
-	eng := asyncclock.New(syms, asyncclock.Config{Window: window})
+	eng := asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true})
 	eng.SetFile(path)
 	a.tk = newTracker(syms, eng, a.conds, rl)
 	err = readTrace(ctx, path, syms, nil, func(op *traces.Op, pos int64, line int) error {

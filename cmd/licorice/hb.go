@@ -40,8 +40,10 @@ Without A and B, it prints the order of every pair of events as JSON lines,
 small traces only (up to 2000 events, two million lines).
 
 --window is the time window of AsyncClock, as in "licorice races": two
-events of one looper that far apart are taken as ordered (rule WINDOW, an
-approximation); 0 gives the exact relation.
+events of one looper that far apart are taken as ordered, and so are a
+signal and a later wait on any handle, and a thread's end and a later
+thread's begin (rule WINDOW, an approximation); 0 gives the exact
+relation.
 
 Example:
   licorice hb run-07.lct E17 E21

@@ -110,7 +110,7 @@ Example:
 	}
 	f := cmd.Flags()
 	f.StringVar(&kind, "kind", "", "report only this kind: data or use-free (default both)")
-	f.DurationVar(&window, "window", asyncclock.DefaultWindow, "time window of the happens-before engine: events of one looper this far apart are taken as ordered (0: exact)")
+	f.DurationVar(&window, "window", asyncclock.DefaultWindow, "time window of the happens-before engine: events of one looper, signals and waits, thread ends and begins this far apart are taken as ordered (0: exact)")
 	f.BoolVar(&all, "all", false, "report every racing pair, not only enough to cover every racing access (slower, more memory)")
 	f.BoolVar(&unfiltered, "unfiltered", false, "keep the use-free races CAFA's if-guard and intra-event-allocation filters drop")
 	f.StringVar(&filterPath, "filter", "", "drop the races the rules in `FILE` declare harmless")

@@ -76,7 +76,8 @@
 // it. Drive the engine with [Run] (or [Engine.Step] per operation) and, in
 // the visit function, read the operation's time and epoch:
 //
-//	_, err := asyncclock.Run(ctx, r, asyncclock.Config{Window: asyncclock.DefaultWindow},
+//	cfg := asyncclock.Config{Window: asyncclock.DefaultWindow, WideWindow: true}
+//	_, err := asyncclock.Run(ctx, r, cfg,
 //		func(op *traces.Op, e *asyncclock.Engine) error {
 //			if op.Kind != traces.Write {
 //				return nil
@@ -125,5 +126,6 @@
 // and threads. Removed events' run(E) may miss predecessors that had
 // become old, and a removed event resolved more than the window ago
 // leaves its async-before list like an old event of the looper.
-// Everything else is exact.
+// Everything else is exact. licorice's analyses (detect, races, hb, eval)
+// turn WideWindow on whenever they use a window.
 package asyncclock

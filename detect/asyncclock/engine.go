@@ -35,7 +35,8 @@ type Config struct {
 	// thread takes the chain of one that ended long ago, so that memory
 	// and the width of clocks stay flat on long traces that keep making
 	// new handles and threads. [NewGraphConfig] makes the same
-	// assumptions.
+	// assumptions. licorice's analyses turn it on with every window
+	// (docs/causality.md, "The time window").
 	WideWindow bool
 
 	// GCEvery is the number of event begins between two garbage

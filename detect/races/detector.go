@@ -44,7 +44,8 @@ func ParseKind(s string) (Kind, bool) {
 // kinds of race with the exact happens-before relation.
 type Config struct {
 	// Window is the time window of the happens-before engine
-	// ([asyncclock.Config.Window]); 0 is the exact relation.
+	// ([asyncclock.Config.Window], wide: [asyncclock.Config.WideWindow]);
+	// 0 is the exact relation.
 	Window time.Duration
 	// Kind limits detection to one kind of race; 0 finds both.
 	Kind Kind
@@ -176,7 +177,7 @@ type found struct {
 func NewDetector(syms *traces.Symbols, cfg Config) *Detector {
 	d := &Detector{
 		cfg:     cfg,
-		eng:     asyncclock.New(syms, asyncclock.Config{Window: cfg.Window}),
+		eng:     asyncclock.New(syms, asyncclock.Config{Window: cfg.Window, WideWindow: true}),
 		syms:    syms,
 		threads: make(map[traces.Sym]thread),
 		tasks:   make(map[traces.Sym]*task),

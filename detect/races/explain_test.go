@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -257,6 +258,36 @@ func TestExplainGolden(t *testing.T) {
 			}
 			checkGolden(t, filepath.Join("hb", name+".golden"), out.Bytes())
 		})
+	}
+}
+
+// TestWindowAgrees: "licorice races" and "licorice hb" use the same
+// window, the wide one: X's and B's writes (testdata/hb/wide.jsonl) race
+// in the exact relation, and with the window the explanation of why they
+// do not is a chain through a WINDOW step from a thread's end.
+func TestWindowAgrees(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "hb", "wide.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, window := range []time.Duration{0, asyncclock.DefaultWindow} {
+		r, err := traces.NewReader(bytes.NewReader(data), traces.WithName("wide.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Detect(context.Background(), r, Config{Window: window, Kind: DataRace})
+		if err != nil {
+			t.Fatal(err)
+		}
+		races := raceList(rep)
+		ex, err := explainText(t, string(data), "X", "B", window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromThreadEnd := slices.ContainsFunc(ex.Steps, func(s Step) bool { return s.Rule == asyncclock.Window && s.From.Op == "thread_end" })
+		if ordered := ex.Order == asyncclock.Before; ordered != (window > 0) || ordered != fromThreadEnd || ordered == (len(races) > 0) {
+			t.Errorf("window %v: races %v; hb says X is %v B, by %+v", window, races, ex.Order, ex.Steps)
+		}
 	}
 }
 
