@@ -124,7 +124,12 @@ type lctEncoder struct {
 }
 
 func newLCTEncoder(w io.Writer, h *Header, syms *Symbols) (*lctEncoder, error) {
-	zw, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true))
+	// The fastest level: its blocks are 24% larger than the default's on
+	// the benchmark trace (8.75 bytes/op instead of 7.08, still under a
+	// tenth of the JSONL) and take a seventh of the instructions to
+	// decompress, which was a quarter of the reader's time.
+	zw, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(true),
+		zstd.WithEncoderLevel(zstd.SpeedFastest))
 	if err != nil {
 		return nil, err
 	}
