@@ -351,7 +351,9 @@ func (x *explainer) step(op *traces.Op, line int) error {
 				if h, ok := x.handles[op.Name]; !ok || x.nodes[n].dist < x.nodes[h].dist {
 					x.handles[op.Name] = n
 				}
-				x.signals.add(n, x.ts)
+				if x.window > 0 {
+					x.signals.add(n, x.ts)
+				}
 			}
 		}
 	case traces.Wait:
@@ -382,7 +384,9 @@ func (x *explainer) step(op *traces.Op, line int) error {
 			x.offer(&c, t.th.ends, asyncclock.LoopEnd)
 			if n := x.add(c, op, op.Task, nil); n >= 0 {
 				x.ends[op.Task] = n
-				x.threadEnd.add(n, x.ts)
+				if x.window > 0 {
+					x.threadEnd.add(n, x.ts)
+				}
 			}
 		}
 		delete(x.tasks, op.Task)
