@@ -9,7 +9,7 @@ import (
 )
 
 func TestCompareDroidRacer(t *testing.T) {
-	stdout, stderr, code := tracesCLI(t, nil, "compare", "droidracer", remindMe)
+	stdout, stderr, code := runCLI(t, nil, "compare", "droidracer", remindMe)
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
@@ -22,7 +22,7 @@ func TestCompareDroidRacer(t *testing.T) {
 		}
 	}
 
-	stdout, stderr, code = tracesCLI(t, nil, "compare", "droidracer", "--format", "json", "--lifecycle", "--app", "rm", remindMe)
+	stdout, stderr, code = runCLI(t, nil, "compare", "droidracer", "--format", "json", "--lifecycle", "--app", "rm", remindMe)
 	var doc struct {
 		Version   int  `json:"licorice_compare"`
 		Lifecycle bool `json:"lifecycle"`
@@ -60,7 +60,7 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"compare", "droidracer", noReport}, 1, "no race report"},
 	}
 	for _, tt := range tests {
-		_, stderr, code := tracesCLI(t, nil, tt.args...)
+		_, stderr, code := runCLI(t, nil, tt.args...)
 		if code != tt.code || !strings.Contains(stderr, tt.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, tt.code, tt.msg)
 		}

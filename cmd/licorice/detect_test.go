@@ -14,7 +14,7 @@ const (
 )
 
 func TestDetectCommand(t *testing.T) {
-	out, errs, code := tracesCLI(t, nil, "detect", "--spec", detectSpec, detectTrace)
+	out, errs, code := runCLI(t, nil, "detect", "--spec", detectSpec, detectTrace)
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
@@ -38,14 +38,14 @@ func TestDetectCommand(t *testing.T) {
 	}
 
 	// --exit-code: status 1 when something is reported.
-	if _, _, code := tracesCLI(t, nil, "detect", "--spec", detectSpec, "--exit-code", detectTrace); code != 1 {
+	if _, _, code := runCLI(t, nil, "detect", "--spec", detectSpec, "--exit-code", detectTrace); code != 1 {
 		t.Errorf("--exit-code: status %d, want 1", code)
 	}
 
 	// JSON and SARIF parse, and -o writes the file.
 	for _, format := range []string{"json", "sarif"} {
 		path := filepath.Join(t.TempDir(), "out."+format)
-		_, errs, code := tracesCLI(t, nil, "detect", "--spec", detectSpec, "--format", format, "-o", path, detectTrace)
+		_, errs, code := runCLI(t, nil, "detect", "--spec", detectSpec, "--format", format, "-o", path, detectTrace)
 		if code != 0 {
 			t.Fatalf("%s: status %d: %s", format, code, errs)
 		}
@@ -66,7 +66,7 @@ func TestDetectCommand(t *testing.T) {
 	// An allow-list suppresses and counts.
 	allow := filepath.Join(t.TempDir(), "allow.txt")
 	os.WriteFile(allow, []byte("class Act # everything\n"), 0o644)
-	out, _, code = tracesCLI(t, nil, "detect", "--spec", detectSpec, "--allow", allow, detectTrace)
+	out, _, code = runCLI(t, nil, "detect", "--spec", detectSpec, "--allow", allow, detectTrace)
 	if code != 0 || !strings.Contains(out, "0 reports") || !strings.Contains(out, "allowed: 5 findings (5 reports)") {
 		t.Errorf("--allow: status %d:\n%s", code, out)
 	}
@@ -93,7 +93,7 @@ func TestDetectCommandErrors(t *testing.T) {
 		{[]string{"detect", "--spec", detectSpec, badTrace}, 1, "bad.jsonl:2"},
 	}
 	for _, tt := range tests {
-		_, errs, code := tracesCLI(t, nil, tt.args...)
+		_, errs, code := runCLI(t, nil, tt.args...)
 		if code != tt.code || !strings.Contains(errs, tt.want) {
 			t.Errorf("%q: status %d, stderr %q; want %d and %q", tt.args, code, errs, tt.code, tt.want)
 		}
@@ -102,7 +102,7 @@ func TestDetectCommandErrors(t *testing.T) {
 
 func TestDemoCommand(t *testing.T) {
 	keep := filepath.Join(t.TempDir(), "demo")
-	out, errs, code := tracesCLI(t, nil, "demo", "--runs", "12", "--actions", "250", "--keep", keep)
+	out, errs, code := runCLI(t, nil, "demo", "--runs", "12", "--actions", "250", "--keep", keep)
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
@@ -114,13 +114,13 @@ func TestDemoCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(keep, "mytracks.spec.json")); err != nil {
 		t.Errorf("--keep: %v", err)
 	}
-	if _, errs, code := tracesCLI(t, nil, "demo", "--app", "nosuch"); code != 2 || !strings.Contains(errs, "unknown app nosuch") {
+	if _, errs, code := runCLI(t, nil, "demo", "--app", "nosuch"); code != 2 || !strings.Contains(errs, "unknown app nosuch") {
 		t.Errorf("demo --app nosuch: status %d, %q", code, errs)
 	}
 }
 
 func TestEvalCommand(t *testing.T) {
-	out, errs, code := tracesCLI(t, nil, "eval", "--app", "eventracer", "--train-runs", "6", "--train-actions", "150",
+	out, errs, code := runCLI(t, nil, "eval", "--app", "eventracer", "--train-runs", "6", "--train-actions", "150",
 		"--test-runs", "1", "--test-actions", "150", "--format", "json")
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
@@ -138,7 +138,7 @@ func TestEvalCommand(t *testing.T) {
 		{"eval", "--format", "csv"},
 		{"eval", "--app", "nosuch"},
 	} {
-		if _, errs, code := tracesCLI(t, nil, args...); code != 2 {
+		if _, errs, code := runCLI(t, nil, args...); code != 2 {
 			t.Errorf("%q: status %d (%s), want 2", args, code, errs)
 		}
 	}

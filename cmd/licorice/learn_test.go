@@ -2,39 +2,11 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var updateLearn = flag.Bool("update-learn", false, "rewrite the golden files of the learn, spec and templates commands")
-
-// learnCLI runs licorice with args and returns what it printed and its
-// exit status, as run would.
-func learnCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	return tracesCLI(t, nil, args...)
-}
-
-func learnGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "learn", name)
-	if *updateLearn {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update-learn to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update-learn to accept):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 const (
 	boxTrace     = "testdata/learn/box.jsonl"
@@ -44,26 +16,26 @@ const (
 func TestLearnCommand(t *testing.T) {
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "box.spec.json")
-	out, errs, code := learnCLI(t, "learn", boxTrace, erroredTrace, "-o", spec, "--templates", "testdata/learn/templates.json", "-j", "2")
+	out, errs, code := runCLI(t, nil, "learn", boxTrace, erroredTrace, "-o", spec, "--templates", "testdata/learn/templates.json", "-j", "2")
 	if code != 0 {
 		t.Fatalf("learn: status %d: %s", code, errs)
 	}
-	learnGolden(t, "learn.golden", strings.ReplaceAll(out, dir, "DIR"))
+	golden(t, "learn", "learn.golden", strings.ReplaceAll(out, dir, "DIR"))
 	data, err := os.ReadFile(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	learnGolden(t, "box.spec.json", string(data))
+	golden(t, "learn", "box.spec.json", string(data))
 
-	out, _, code = learnCLI(t, "spec", "show", spec, "-v")
+	out, _, code = runCLI(t, nil, "spec", "show", spec, "-v")
 	if code != 0 {
 		t.Fatalf("spec show: status %d", code)
 	}
-	learnGolden(t, "show.golden", out)
+	golden(t, "learn", "show.golden", out)
 
 	// Learning to standard output gives the same spec, and the summary
 	// goes to standard error.
-	out, errs, code = learnCLI(t, "learn", boxTrace, erroredTrace, "-o", "-", "--templates", "testdata/learn/templates.json")
+	out, errs, code = runCLI(t, nil, "learn", boxTrace, erroredTrace, "-o", "-", "--templates", "testdata/learn/templates.json")
 	if code != 0 || out != string(data) || !strings.Contains(errs, "learned ") {
 		t.Errorf("learn -o -: status %d, spec equal %v, stderr %q", code, out == string(data), errs)
 	}
@@ -87,7 +59,7 @@ func TestLearnCommandErrors(t *testing.T) {
 		{[]string{"spec", "merge", "testdata/learn/box.spec.json"}, 2, "-o SPEC is required"},
 	}
 	for _, tc := range tests {
-		_, errs, code := learnCLI(t, tc.args...)
+		_, errs, code := runCLI(t, nil, tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {
 			t.Errorf("%q: status %d, stderr %q; want status %d and %q", tc.args, code, errs, tc.code, tc.want)
 		}
@@ -106,11 +78,11 @@ func TestSpecMergeCommand(t *testing.T) {
 		{"learn", boxTrace, "-o", a},
 		{"learn", erroredTrace, "-o", b},
 	} {
-		if _, errs, code := learnCLI(t, run...); code != 0 {
+		if _, errs, code := runCLI(t, nil, run...); code != 0 {
 			t.Fatalf("%q: %s", run, errs)
 		}
 	}
-	out, errs, code := learnCLI(t, "spec", "merge", a, b, "-o", merged)
+	out, errs, code := runCLI(t, nil, "spec", "merge", a, b, "-o", merged)
 	if code != 0 {
 		t.Fatalf("merge: %s", errs)
 	}
@@ -125,21 +97,21 @@ func TestSpecMergeCommand(t *testing.T) {
 }
 
 func TestTemplatesCommands(t *testing.T) {
-	out, _, code := learnCLI(t, "templates", "list", "--templates", "testdata/learn/templates.json")
+	out, _, code := runCLI(t, nil, "templates", "list", "--templates", "testdata/learn/templates.json")
 	if code != 0 {
 		t.Fatalf("list: status %d", code)
 	}
-	learnGolden(t, "templates-list.golden", out)
+	golden(t, "learn", "templates-list.golden", out)
 
-	out, _, code = learnCLI(t, "templates", "check", "testdata/learn/templates.json")
+	out, _, code = runCLI(t, nil, "templates", "check", "testdata/learn/templates.json")
 	if code != 0 || out != "testdata/learn/templates.json: ok, 2 templates (gap, small)\n" {
 		t.Errorf("check good file: status %d, %q", code, out)
 	}
-	out, errs, code := learnCLI(t, "templates", "check", "testdata/learn/bad-templates.json")
+	out, errs, code := runCLI(t, nil, "templates", "check", "testdata/learn/bad-templates.json")
 	if code != 1 {
 		t.Errorf("check bad file: status %d", code)
 	}
-	learnGolden(t, "templates-check.golden", out+errs)
+	golden(t, "learn", "templates-check.golden", out+errs)
 }
 
 func TestSpecCheckCommand(t *testing.T) {
@@ -147,10 +119,10 @@ func TestSpecCheckCommand(t *testing.T) {
 	// was edited is falsified.
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "box.json")
-	if _, errs, code := learnCLI(t, "learn", boxTrace, "-o", spec); code != 0 {
+	if _, errs, code := runCLI(t, nil, "learn", boxTrace, "-o", spec); code != 0 {
 		t.Fatal(errs)
 	}
-	out, _, code := learnCLI(t, "spec", "check", spec, boxTrace, erroredTrace, "-v")
+	out, _, code := runCLI(t, nil, "spec", "check", spec, boxTrace, erroredTrace, "-v")
 	if code != 0 {
 		t.Errorf("self check: status %d: %s", code, out)
 	}
@@ -159,9 +131,9 @@ func TestSpecCheckCommand(t *testing.T) {
 	if err := os.WriteFile(spec, []byte(narrow), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out2, _, code := learnCLI(t, "spec", "check", spec, boxTrace, "-v")
+	out2, _, code := runCLI(t, nil, "spec", "check", spec, boxTrace, "-v")
 	if code != 1 {
 		t.Errorf("narrowed spec: status %d", code)
 	}
-	learnGolden(t, "check.golden", out+out2)
+	golden(t, "learn", "check.golden", out+out2)
 }

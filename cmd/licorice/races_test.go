@@ -2,32 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var updateRaces = flag.Bool("update-races", false, "rewrite the golden files of the races and hb commands")
-
-func racesGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "races", name)
-	if *updateRaces {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update-races to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update-races to accept):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 const (
 	mytracks  = "../../detect/races/testdata/mytracks.jsonl"
@@ -37,13 +16,13 @@ const (
 )
 
 func TestRacesCommand(t *testing.T) {
-	out, errs, code := tracesCLI(t, nil, "races", "--filter", harmless, "--window", "0", mytracks, mytracks2)
+	out, errs, code := runCLI(t, nil, "races", "--filter", harmless, "--window", "0", mytracks, mytracks2)
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	racesGolden(t, "two-traces.txt", out)
+	golden(t, "races", "two-traces.txt", out)
 
-	out, errs, code = tracesCLI(t, nil, "races", "--format", "json", "--kind", "use-free", mytracks)
+	out, errs, code = runCLI(t, nil, "races", "--format", "json", "--kind", "use-free", mytracks)
 	if code != 0 {
 		t.Fatalf("json: status %d: %s", code, errs)
 	}
@@ -64,7 +43,7 @@ func TestRacesCommand(t *testing.T) {
 		}
 	}
 
-	out, _, code = tracesCLI(t, nil, "races", "--summary", mytracks)
+	out, _, code = runCLI(t, nil, "races", "--summary", mytracks)
 	if code != 0 || !strings.Contains(out, "data races: 6 found → 6 races in 6 groups") || strings.Contains(out, "G1") {
 		t.Errorf("--summary: status %d, output:\n%s", code, out)
 	}
@@ -74,7 +53,7 @@ func TestRacesCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, code = tracesCLI(t, strings.NewReader(string(data)), "races", "--all", "--per-group", "0", "-")
+	out, _, code = runCLI(t, strings.NewReader(string(data)), "races", "--all", "--per-group", "0", "-")
 	if code != 0 || !strings.Contains(out, "trace <stdin>: 47 ops") || !strings.Contains(out, "every racing pair") {
 		t.Errorf("stdin: status %d, output:\n%s", code, out)
 	}
@@ -102,7 +81,7 @@ func TestRacesCommandErrors(t *testing.T) {
 		{[]string{"races", filepath.Join(dir, "missing.jsonl")}, 1, "missing.jsonl"},
 	}
 	for _, tt := range tests {
-		_, errs, code := tracesCLI(t, nil, tt.args...)
+		_, errs, code := runCLI(t, nil, tt.args...)
 		if code != tt.code || !strings.Contains(errs, tt.want) {
 			t.Errorf("%q: status %d, stderr %q; want status %d and %q", tt.args, code, errs, tt.code, tt.want)
 		}
@@ -110,13 +89,13 @@ func TestRacesCommandErrors(t *testing.T) {
 }
 
 func TestHBCommand(t *testing.T) {
-	out, errs, code := tracesCLI(t, nil, "hb", hbChain, "A", "D")
+	out, errs, code := runCLI(t, nil, "hb", hbChain, "A", "D")
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	racesGolden(t, "hb-chain-A-D.txt", out)
+	golden(t, "races", "hb-chain-A-D.txt", out)
 
-	out, _, code = tracesCLI(t, nil, "hb", "--format", "json", hbChain, "D", "E")
+	out, _, code = runCLI(t, nil, "hb", "--format", "json", hbChain, "D", "E")
 	var ex struct {
 		Order      string `json:"order"`
 		Concurrent struct {
@@ -127,7 +106,7 @@ func TestHBCommand(t *testing.T) {
 		t.Errorf("json: status %d, %v, %+v", code, err, ex)
 	}
 
-	out, _, code = tracesCLI(t, nil, "hb", "--window", "0", hbChain)
+	out, _, code = runCLI(t, nil, "hb", "--window", "0", hbChain)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 10 || lines[0] != `{"a":"A","b":"C","order":"before"}` {
 		t.Errorf("all pairs: status %d, %d lines:\n%s", code, len(lines), out)
@@ -144,7 +123,7 @@ func TestHBCommand(t *testing.T) {
 		{[]string{"hb", hbChain, "A", "Nope"}, 1, "event Nope is not in the trace"},
 		{[]string{"hb", "--format", "yaml", hbChain, "A", "D"}, 2, `--format "yaml"`},
 	} {
-		_, errs, code := tracesCLI(t, nil, tt.args...)
+		_, errs, code := runCLI(t, nil, tt.args...)
 		if code != tt.code || !strings.Contains(errs, tt.want) {
 			t.Errorf("%q: status %d, stderr %q; want status %d and %q", tt.args, code, errs, tt.code, tt.want)
 		}

@@ -19,7 +19,7 @@ func TestRecordSameBytes(t *testing.T) {
 	var dirs [2]string
 	for i := range dirs {
 		dirs[i] = t.TempDir()
-		out, errOut, code := tracesCLI(t, nil, "record", "--app", "mytracks", "--runs", "4", "--actions", "60",
+		out, errOut, code := runCLI(t, nil, "record", "--app", "mytracks", "--runs", "4", "--actions", "60",
 			"--seed", "3", "--format", "jsonl", "-o", dirs[i])
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
@@ -65,7 +65,7 @@ func validate(t *testing.T, path string) int {
 }
 
 func TestRecordList(t *testing.T) {
-	out, _, code := tracesCLI(t, nil, "record", "--list")
+	out, _, code := runCLI(t, nil, "record", "--list")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -96,7 +96,7 @@ func TestRecordUsage(t *testing.T) {
 		{[]string{"record", "--app", "vlc", "-o", dir, "--delay-mean", "-1s"}, "--delay-mean"},
 	}
 	for _, tt := range tests {
-		_, errOut, code := tracesCLI(t, nil, tt.args...)
+		_, errOut, code := runCLI(t, nil, tt.args...)
 		if code != 2 || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and %q", tt.args, code, errOut, tt.want)
 		}
@@ -108,7 +108,7 @@ func TestRecordUsage(t *testing.T) {
 func TestRecordStale(t *testing.T) {
 	dir := t.TempDir()
 	for _, runs := range []string{"3", "1"} {
-		_, errOut, code := tracesCLI(t, nil, "record", "--app", "vlc", "--runs", runs, "--actions", "20", "-o", dir)
+		_, errOut, code := runCLI(t, nil, "record", "--app", "vlc", "--runs", runs, "--actions", "20", "-o", dir)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}

@@ -2,101 +2,48 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
-	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-var updateTraces = flag.Bool("update-traces", false, "rewrite the golden files of the traces commands")
-
-// tracesCLI runs licorice with args and stdin, and returns what it printed
-// and its exit status, as run would.
-func tracesCLI(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	root := newRootCmd()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	if stdin != nil {
-		root.SetIn(stdin)
-	}
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
-	var ee *exitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.code
-		errb.WriteString(ee.msg + "\n")
-	case isUsageError(err):
-		code = 2
-		errb.WriteString(err.Error() + "\n")
-	default:
-		code = 1
-		errb.WriteString(err.Error() + "\n")
-	}
-	return out.String(), errb.String(), code
-}
-
-func tracesGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "traces", name)
-	if *updateTraces {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update-traces to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", path, got, want)
-	}
-}
-
 const myTracks = "testdata/traces/mytracks.jsonl"
 
 func TestTracesCat(t *testing.T) {
-	out, errs, code := tracesCLI(t, nil, "traces", "cat", myTracks)
+	out, errs, code := runCLI(t, nil, "traces", "cat", myTracks)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	tracesGolden(t, "cat.golden", out)
+	golden(t, "traces", "cat.golden", out)
 
 	// Every form prints the same text; so does standard input.
 	dir := t.TempDir()
 	for _, name := range []string{"t.lct", "t.jsonl.zst", "t.jsonl"} {
 		conv := filepath.Join(dir, name)
-		if _, errs, code := tracesCLI(t, nil, "traces", "convert", myTracks, conv); code != 0 {
+		if _, errs, code := runCLI(t, nil, "traces", "convert", myTracks, conv); code != 0 {
 			t.Fatalf("convert to %s: exit %d: %s", name, code, errs)
 		}
-		if got, errs, _ := tracesCLI(t, nil, "traces", "cat", conv); got != out {
+		if got, errs, _ := runCLI(t, nil, "traces", "cat", conv); got != out {
 			t.Errorf("cat %s differs from cat of the text: %s\n%s", name, errs, got)
 		}
 		data, err := os.ReadFile(conv)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, errs, _ := tracesCLI(t, bytes.NewReader(data), "traces", "cat", "-"); got != out {
+		if got, errs, _ := runCLI(t, bytes.NewReader(data), "traces", "cat", "-"); got != out {
 			t.Errorf("cat - < %s differs: %s", name, errs)
 		}
 	}
 	// Several files, one after the other.
-	two, _, _ := tracesCLI(t, nil, "traces", "cat", myTracks, filepath.Join(dir, "t.lct"))
+	two, _, _ := runCLI(t, nil, "traces", "cat", myTracks, filepath.Join(dir, "t.lct"))
 	if two != out+out {
 		t.Errorf("cat of two files is not the two texts")
 	}
 }
 
 func TestTracesCatStopsAtFirstError(t *testing.T) {
-	out, errs, code := tracesCLI(t, nil, "traces", "cat", "testdata/traces/bad.jsonl")
+	out, errs, code := runCLI(t, nil, "traces", "cat", "testdata/traces/bad.jsonl")
 	if code != 1 || !strings.Contains(errs, "bad.jsonl:3: op \"unlock\"") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
@@ -104,7 +51,7 @@ func TestTracesCatStopsAtFirstError(t *testing.T) {
 		t.Errorf("printed %q", out)
 	}
 	// --no-validate prints what is well formed, up to the syntax error.
-	_, errs, code = tracesCLI(t, nil, "traces", "cat", "--no-validate", "testdata/traces/bad.jsonl")
+	_, errs, code = runCLI(t, nil, "traces", "cat", "--no-validate", "testdata/traces/bad.jsonl")
 	if code != 1 || !strings.Contains(errs, `bad.jsonl:4: op "lock" (task T): unknown field "bad"`) {
 		t.Errorf("--no-validate: exit %d, stderr %q", code, errs)
 	}
@@ -113,7 +60,7 @@ func TestTracesCatStopsAtFirstError(t *testing.T) {
 func TestTracesConvert(t *testing.T) {
 	dir := t.TempDir()
 	lct := filepath.Join(dir, "out.trace")
-	if _, errs, code := tracesCLI(t, nil, "traces", "convert", "--to", "lct", myTracks, lct); code != 0 {
+	if _, errs, code := runCLI(t, nil, "traces", "convert", "--to", "lct", myTracks, lct); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	data, _ := os.ReadFile(lct)
@@ -121,17 +68,17 @@ func TestTracesConvert(t *testing.T) {
 		t.Errorf("--to lct wrote %q...", data[:8])
 	}
 	// In place, and to standard output.
-	if _, errs, code := tracesCLI(t, nil, "traces", "convert", "--to", "jsonl.zst", lct, lct); code != 0 {
+	if _, errs, code := runCLI(t, nil, "traces", "convert", "--to", "jsonl.zst", lct, lct); code != 0 {
 		t.Fatalf("in place: exit %d: %s", code, errs)
 	}
-	out, errs, code := tracesCLI(t, nil, "traces", "convert", lct, "-")
-	want, _, _ := tracesCLI(t, nil, "traces", "cat", myTracks)
+	out, errs, code := runCLI(t, nil, "traces", "convert", lct, "-")
+	want, _, _ := runCLI(t, nil, "traces", "cat", myTracks)
 	if code != 0 || out != want {
 		t.Errorf("convert to -: exit %d %s", code, errs)
 	}
 	// A trace that breaks the contract leaves no output behind.
 	bad := filepath.Join(dir, "bad.lct")
-	_, errs, code = tracesCLI(t, nil, "traces", "convert", "testdata/traces/bad.jsonl", bad)
+	_, errs, code = runCLI(t, nil, "traces", "convert", "testdata/traces/bad.jsonl", bad)
 	if code != 1 || !strings.Contains(errs, "bad.jsonl:3:") {
 		t.Errorf("bad trace: exit %d, stderr %q", code, errs)
 	}
@@ -141,29 +88,29 @@ func TestTracesConvert(t *testing.T) {
 }
 
 func TestTracesStat(t *testing.T) {
-	out, errs, code := tracesCLI(t, nil, "traces", "stat", myTracks)
+	out, errs, code := runCLI(t, nil, "traces", "stat", myTracks)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	tracesGolden(t, "stat.golden", out)
-	out, errs, code = tracesCLI(t, nil, "traces", "stat", "--json", myTracks, myTracks)
+	golden(t, "traces", "stat.golden", out)
+	out, errs, code = runCLI(t, nil, "traces", "stat", "--json", myTracks, myTracks)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	tracesGolden(t, "stat-json.golden", out)
+	golden(t, "traces", "stat-json.golden", out)
 }
 
 func TestTracesValidate(t *testing.T) {
-	out, errs, code := tracesCLI(t, nil, "traces", "validate", myTracks, "testdata/traces/bad.jsonl", "testdata/traces/nosuchfile.jsonl")
+	out, errs, code := runCLI(t, nil, "traces", "validate", myTracks, "testdata/traces/bad.jsonl", "testdata/traces/nosuchfile.jsonl")
 	if code != 1 || errs != "2 of 3 traces are invalid\n" {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
-	tracesGolden(t, "validate.golden", out)
-	out, _, code = tracesCLI(t, nil, "traces", "validate", "--max-errors", "2", "testdata/traces/bad.jsonl")
+	golden(t, "traces", "validate.golden", out)
+	out, _, code = runCLI(t, nil, "traces", "validate", "--max-errors", "2", "testdata/traces/bad.jsonl")
 	if code != 1 || strings.Count(out, "bad.jsonl:") != 3 || !strings.Contains(out, "stopped after 2 errors") {
 		t.Errorf("--max-errors 2: exit %d, out %q", code, out)
 	}
-	out, _, code = tracesCLI(t, nil, "traces", "validate", myTracks)
+	out, _, code = runCLI(t, nil, "traces", "validate", myTracks)
 	if code != 0 || out != myTracks+": ok\n" {
 		t.Errorf("valid trace: exit %d, out %q", code, out)
 	}
@@ -179,7 +126,7 @@ func TestTracesUsage(t *testing.T) {
 		{"traces", "validate", "--max-errors", "-1", myTracks},
 		{"traces", "stat", "--color", myTracks},
 	} {
-		if _, errs, code := tracesCLI(t, nil, args...); code != 2 {
+		if _, errs, code := runCLI(t, nil, args...); code != 2 {
 			t.Errorf("%v: exit %d (%s), want 2", args, code, errs)
 		}
 	}
