@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -322,10 +321,10 @@ func passes(ctx context.Context, sp *learn.Spec, path string, window time.Durati
 		a.tk.step(op, pos, line)
 		return nil
 	})
-	if err == nil {
-		err = eng.Finish()
-	}
 	if err != nil {
+		return nil, err
+	}
+	if err := eng.Finish(); err != nil {
 		return nil, fmt.Errorf("detect: %w", err)
 	}
 	a.tk.finish()
@@ -335,6 +334,7 @@ func passes(ctx context.Context, sp *learn.Spec, path string, window time.Durati
 
 // readTrace streams the trace at path: header (if not nil) sees the
 // reader once opened, visit every op with its number (from 1) and line.
+// Its errors, the reader's and visit's, say "detect".
 func readTrace(ctx context.Context, path string, syms *traces.Symbols, header func(*traces.Reader), visit func(op *traces.Op, pos int64, line int) error) error {
 	r, err := traces.Open(path, traces.WithSymbols(syms))
 	if err != nil {
@@ -344,22 +344,13 @@ func readTrace(ctx context.Context, path string, syms *traces.Symbols, header fu
 	if header != nil {
 		header(r)
 	}
-	var op traces.Op
-	for pos := int64(1); ; pos++ {
-		if pos&4095 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		err := r.Next(&op)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("detect: %w", err)
-		}
-		if err := visit(&op, pos, r.Line()); err != nil {
-			return err
-		}
+	pos := int64(0)
+	err = traces.Each(ctx, r, func(op *traces.Op) error {
+		pos++
+		return visit(op, pos, r.Line())
+	})
+	if err != nil {
+		return fmt.Errorf("detect: %w", err)
 	}
+	return nil
 }

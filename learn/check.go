@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/traces"
@@ -102,24 +101,10 @@ func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path st
 	syms := r.Symbols()
 	s, rz := NewSampler(syms), NewRealizer(sp, syms)
 	var realized []Realized
-	var op traces.Op
-	for n := 0; ; n++ {
-		if n&4095 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		err := r.Next(&op)
-		if err == io.EOF {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("check: %w", err)
-		}
-		if op.Kind == traces.Error {
-			return &Skip{Path: path, Line: r.Line(), Msg: syms.String(op.Name)}, nil
-		}
-		inv := s.Step(&op)
+	skip, err := readCorrect(ctx, r, path, func(op *traces.Op) {
+		inv := s.Step(op)
 		if inv == nil {
-			continue
+			return
 		}
 		realized = rz.Realize(inv, realized[:0])
 		for _, rc := range realized {
@@ -136,5 +121,9 @@ func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path st
 				failed[i]++
 			}
 		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("check: %w", err)
 	}
+	return skip, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/invariants"
@@ -59,6 +58,27 @@ type Skip struct {
 	Line int    // the line of the error op
 	Msg  string // its message
 }
+
+// readCorrect streams r, the trace at path, to visit, unless it is not a
+// correct execution: at its first error op it stops and returns a Skip.
+func readCorrect(ctx context.Context, r *traces.Reader, path string, visit func(op *traces.Op)) (*Skip, error) {
+	var skip *Skip
+	err := traces.Each(ctx, r, func(op *traces.Op) error {
+		if op.Kind == traces.Error {
+			skip = &Skip{Path: path, Line: r.Line(), Msg: r.Symbols().String(op.Name)}
+			return errIncorrect
+		}
+		visit(op)
+		return nil
+	})
+	if skip != nil {
+		return skip, nil
+	}
+	return nil, err
+}
+
+// errIncorrect stops readCorrect at an error op.
+var errIncorrect = errors.New("not a correct execution")
 
 // TraceSamples are the samples of one trace, in trace order.
 type TraceSamples struct {
@@ -166,24 +186,10 @@ func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
 	defer r.Close()
 	s := NewSampler(w.syms)
 	local := make(map[traces.Sym]*invariants.Learner)
-	var op traces.Op
-	for n := 0; ; n++ {
-		if n&4095 == 0 && ctx.Err() != nil {
-			return traceOutcome{err: ctx.Err()}
-		}
-		err := r.Next(&op)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return traceOutcome{err: fmt.Errorf("learn: %w", err)}
-		}
-		if op.Kind == traces.Error {
-			return traceOutcome{skip: &Skip{Path: path, Line: r.Line(), Msg: w.syms.String(op.Name)}}
-		}
-		inv := s.Step(&op)
+	skip, err := readCorrect(ctx, r, path, func(op *traces.Op) {
+		inv := s.Step(op)
 		if inv == nil {
-			continue
+			return
 		}
 		l := local[inv.Handler]
 		if l == nil {
@@ -202,6 +208,12 @@ func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
 		if w.keep {
 			out.kept = append(out.kept, Sample{Handler: w.syms.String(inv.Handler), Vars: append([]invariants.Var(nil), w.vars...)})
 		}
+	})
+	switch {
+	case err != nil:
+		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
+	case skip != nil:
+		return traceOutcome{skip: skip}
 	}
 	// A correct execution: its samples count.
 	for sym, l := range local {

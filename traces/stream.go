@@ -8,29 +8,45 @@ import (
 
 // ctxCheckEvery is how many ops the loops below read between looks at
 // their context.
-const ctxCheckEvery = 1 << 14
+const ctxCheckEvery = 1 << 12
+
+// Each calls visit with every op of r, in order, until r's end (it then
+// returns nil), the first error of r or of visit (returned as it is), or
+// until ctx is done (ctx's error). op is reused: it is valid only during
+// the call.
+func Each(ctx context.Context, r *Reader, visit func(op *Op) error) error {
+	var op Op
+	for n := 0; ; n++ {
+		if n%ctxCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := r.Next(&op); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		if err := visit(&op); err != nil {
+			return err
+		}
+	}
+}
 
 // Copy writes every op of r to w and returns how many it copied. It stops
 // at the first error of either, or when ctx is done. w must intern into
 // r.Symbols(). Copy does not close w.
 func Copy(ctx context.Context, w *Writer, r *Reader) (int, error) {
-	var op Op
-	for n := 0; ; n++ {
-		if n%ctxCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return n, err
-			}
+	n := 0
+	err := Each(ctx, r, func(op *Op) error {
+		if err := w.Write(op); err != nil {
+			return withFile(r.Name(), lineOf(err, r.Line()))
 		}
-		if err := r.Next(&op); err != nil {
-			if err == io.EOF {
-				return n, nil
-			}
-			return n, err
-		}
-		if err := w.Write(&op); err != nil {
-			return n, withFile(r.Name(), lineOf(err, r.Line()))
-		}
-	}
+		n++
+		return nil
+	})
+	return n, err
 }
 
 // lineOf gives a writer's error about one op the line it came from.

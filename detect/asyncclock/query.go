@@ -2,9 +2,7 @@ package asyncclock
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -169,28 +167,17 @@ func (e *Engine) Order(a, b traces.Sym) (Order, error) {
 func Run(ctx context.Context, r *traces.Reader, cfg Config, visit func(op *traces.Op, e *Engine) error) (*Engine, error) {
 	e := New(r.Symbols(), cfg)
 	e.SetFile(r.Name())
-	var op traces.Op
-	for n := 0; ; n++ {
-		if n&0xfff == 0 {
-			if err := ctx.Err(); err != nil {
-				return e, err
-			}
-		}
-		err := r.Next(&op)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return e, err
-		}
-		if err := e.Step(&op, r.Line()); err != nil {
-			return e, err
+	err := traces.Each(ctx, r, func(op *traces.Op) error {
+		if err := e.Step(op, r.Line()); err != nil {
+			return err
 		}
 		if visit != nil {
-			if err := visit(&op, e); err != nil {
-				return e, err
-			}
+			return visit(op, e)
 		}
+		return nil
+	})
+	if err != nil {
+		return e, err
 	}
 	return e, e.Finish()
 }

@@ -3,9 +3,7 @@ package compare
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/licorice-dev/licorice/detect/races"
@@ -51,20 +49,7 @@ func importTrace(ctx context.Context, l *droidracer.Log, app string, opts droidr
 	t.syms = r.Symbols()
 	held := map[traces.Sym][]traces.Sym{} // task -> the locks it holds, once per acquisition
 	thread := map[traces.Sym]traces.Sym{} // event -> its thread
-	var op traces.Op
-	for n := 0; ; n++ {
-		if n&0xfff == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		err := r.Next(&op)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the imported trace back: %w", err)
-		}
+	err = traces.Each(ctx, r, func(op *traces.Op) error {
 		i := len(t.ops)
 		th := op.Task
 		switch op.Kind {
@@ -89,10 +74,14 @@ func importTrace(ctx context.Context, l *droidracer.Log, app string, opts droidr
 		if e, ok := thread[op.Task]; ok {
 			th = e
 		}
-		t.ops = append(t.ops, op)
+		t.ops = append(t.ops, *op)
 		t.lines = append(t.lines, r.Line())
 		t.threads = append(t.threads, th)
 		t.locks = append(t.locks, held[op.Task])
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the imported trace back: %w", err)
 	}
 	t.events = blankAccesses(t.text, t.ops, t.lines)
 	return t, nil

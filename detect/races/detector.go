@@ -2,9 +2,7 @@ package races
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
@@ -208,23 +206,8 @@ func (d *Detector) SetFile(name string) {
 func Detect(ctx context.Context, r *traces.Reader, cfg Config) (*Report, error) {
 	d := NewDetector(r.Symbols(), cfg)
 	d.SetFile(r.Name())
-	var op traces.Op
-	for n := 0; ; n++ {
-		if n&0xfff == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		err := r.Next(&op)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := d.Step(&op, r.Line()); err != nil {
-			return nil, err
-		}
+	if err := traces.Each(ctx, r, func(op *traces.Op) error { return d.Step(op, r.Line()) }); err != nil {
+		return nil, err
 	}
 	return d.Finish()
 }

@@ -89,23 +89,17 @@ func Explain(ctx context.Context, r *traces.Reader, a, b string, window time.Dur
 	syms := r.Symbols()
 	x := newExplainer(syms, syms.Intern(a), syms.Intern(b), window)
 	x.eng.SetFile(r.Name())
-	var op traces.Op
-	for n := 0; !x.done; n++ {
-		if n&0xfff == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+	err := traces.Each(ctx, r, func(op *traces.Op) error {
+		if err := x.step(op, r.Line()); err != nil {
+			return err
 		}
-		err := r.Next(&op)
-		if errors.Is(err, io.EOF) {
-			break
+		if x.done {
+			return errExplained
 		}
-		if err != nil {
-			return nil, err
-		}
-		if err := x.step(&op, r.Line()); err != nil {
-			return nil, err
-		}
+		return nil
+	})
+	if err != nil && err != errExplained {
+		return nil, err
 	}
 	ex, err := x.finish()
 	if ex != nil {
@@ -113,6 +107,10 @@ func Explain(ctx context.Context, r *traces.Reader, a, b string, window time.Dur
 	}
 	return ex, err
 }
+
+// errExplained stops Explain's read of the trace once the explainer is
+// done: the rest of the trace cannot change its answer.
+var errExplained = errors.New("explained")
 
 // explainer is the state of one Explain run: a forward search from the
 // finish of the first of the two events to finish (src), over the rule
