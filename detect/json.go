@@ -1,9 +1,10 @@
 package detect
 
 import (
-	"encoding/json"
 	"io"
 	"slices"
+
+	"github.com/licorice-dev/licorice/internal/jsonout"
 )
 
 // JSONVersion is the version of the JSON report format ([WriteJSON]);
@@ -60,10 +61,7 @@ func WriteJSON(w io.Writer, res *Result, spec string) error {
 	nonNil(&doc.Warnings)
 	nonNil(&doc.Summary.ByKind)
 	nonNil(&doc.Summary.AllowRules)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return jsonout.Write(w, doc)
 }
 
 // nonNil makes an empty slice encode as [] rather than null.

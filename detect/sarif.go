@@ -1,13 +1,14 @@
 package detect
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/licorice-dev/licorice/internal/jsonout"
 )
 
 // SARIF 2.1.0 (OASIS): the subset licorice writes. detect/testdata holds
@@ -182,10 +183,7 @@ func WriteSARIF(w io.Writer, res *Result, spec string) error {
 		}
 		run.Results = append(run.Results, sr)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+	return jsonout.Write(w, sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
 }
 
 func roleVerb(role string) string {

@@ -1,9 +1,9 @@
 package compare
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
+
+	"github.com/licorice-dev/licorice/internal/jsonout"
 
 	"github.com/licorice-dev/licorice/detect/races"
 	"github.com/licorice-dev/licorice/traces/droidracer"
@@ -120,15 +120,7 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 		}
 		doc.Locations = append(doc.Locations, jl)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return jsonout.Write(w, doc)
 }
 
 func jsonPairOf(p *Pair) jsonPair {

@@ -2,13 +2,13 @@ package races
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/licorice-dev/licorice/internal/jsonout"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/traces"
@@ -431,15 +431,7 @@ func (ex *Explanation) WriteJSON(w io.Writer) error {
 		doc.Concurrent = &jsonConcurrency{First: c.First, Second: c.Second, Unrun: c.Unrun, Reasons: c.Reasons,
 			Successors: events(c.Successors), Predecessors: events(c.Predecessors)}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return jsonout.Write(w, doc)
 }
 
 func finishWord(p Point) string {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/licorice-dev/licorice/internal/jsonout"
 )
 
 var errFinished = errors.New("races: Finish called twice")
@@ -226,15 +228,7 @@ func WriteJSON(w io.Writer, reports []*Report) error {
 			})
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return jsonout.Write(w, doc)
 }
 
 type jsonDoc struct {
