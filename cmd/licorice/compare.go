@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/licorice-dev/licorice/detect/compare"
-	"github.com/licorice-dev/licorice/internal/progress"
 	"github.com/licorice-dev/licorice/traces/droidracer"
 )
 
@@ -85,18 +83,7 @@ Example:
 			if !cmd.Flags().Changed("app") {
 				app = appOf(args[0])
 			}
-			src, err := os.Open(args[0])
-			if err != nil {
-				return err
-			}
-			defer src.Close()
-			var size int64
-			if fi, err := src.Stat(); err == nil {
-				size = fi.Size()
-			}
-			bar := progress.New(cmd.ErrOrStderr(), "reading "+args[0], "bytes", size)
-			l, err := droidracer.Read(cmd.Context(), &countingReader{src, bar}, args[0])
-			bar.Done()
+			l, err := readDroidRacerLog(cmd, args[0])
 			if err != nil {
 				return err
 			}

@@ -95,18 +95,7 @@ func appOf(path string) string {
 
 func importDroidRacer(cmd *cobra.Command, in, out string, f traces.Format, app string, opts droidracer.Options, quiet bool) error {
 	ctx := cmd.Context()
-	src, err := os.Open(in)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	var size int64
-	if fi, err := src.Stat(); err == nil {
-		size = fi.Size()
-	}
-	bar := progress.New(cmd.ErrOrStderr(), "reading "+in, "bytes", size)
-	log, err := droidracer.Read(ctx, &countingReader{src, bar}, in)
-	bar.Done()
+	log, err := readDroidRacerLog(cmd, in)
 	if err != nil {
 		return err
 	}
@@ -141,6 +130,23 @@ func importDroidRacer(cmd *cobra.Command, in, out string, f traces.Format, app s
 		return nil
 	}
 	return sum.WriteText(cmd.ErrOrStderr())
+}
+
+// readDroidRacerLog reads the DroidRacer log at path, with a progress bar
+// of its bytes on a terminal.
+func readDroidRacerLog(cmd *cobra.Command, path string) (*droidracer.Log, error) {
+	src, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	var size int64
+	if fi, err := src.Stat(); err == nil {
+		size = fi.Size()
+	}
+	bar := progress.New(cmd.ErrOrStderr(), "reading "+path, "bytes", size)
+	defer bar.Done()
+	return droidracer.Read(cmd.Context(), &countingReader{src, bar}, path)
 }
 
 // countingReader reports the bytes read to a progress bar.
