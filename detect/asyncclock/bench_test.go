@@ -68,27 +68,8 @@ func benchConfig(shape string, events int) tracetest.Config {
 // writing it if it is not there yet.
 func benchFile(b *testing.B, shape string, events int) string {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), "licorice-asyncclock-bench")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(dir, fmt.Sprintf("%s-%d-v2.lct", shape, events))
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	path, err := tracetest.File(context.Background(), filepath.Join(os.TempDir(), "licorice-bench"), benchConfig(shape, events))
 	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := tracetest.Write(context.Background(), f, traces.LCT, benchConfig(shape, events)); err != nil {
-		f.Close()
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
 		b.Fatal(err)
 	}
 	return path

@@ -57,31 +57,12 @@ func benchShapes() []string {
 // it if it is not there yet.
 func benchFile(b *testing.B, shape string, n int) string {
 	b.Helper()
-	dir := filepath.Join(os.TempDir(), "licorice-races-bench")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(dir, fmt.Sprintf("%s-%d-v1.lct", shape, n))
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		b.Fatal(err)
-	}
 	cfg := tracetest.App(n, 1)
 	if shape == "android" {
 		cfg = tracetest.Android(n, 1)
 	}
-	if _, err := tracetest.Write(context.Background(), f, traces.LCT, cfg); err != nil {
-		f.Close()
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	path, err := tracetest.File(context.Background(), filepath.Join(os.TempDir(), "licorice-bench"), cfg)
+	if err != nil {
 		b.Fatal(err)
 	}
 	return path
