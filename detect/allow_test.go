@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/licorice-dev/licorice/internal/golden"
 )
 
 func TestParseAllowListErrors(t *testing.T) {
@@ -174,6 +176,6 @@ func TestAllowDetect(t *testing.T) {
 	if err := WriteText(&b, res, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "testdata/allow.txt.golden", b.Bytes())
+	golden.Check(t, "testdata/allow.txt.golden", b.Bytes())
 	_ = spec
 }

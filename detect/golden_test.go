@@ -3,15 +3,14 @@ package detect
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/licorice-dev/licorice/internal/golden"
+
 	"github.com/licorice-dev/licorice/learn"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // goldenScript is a small app with one finding of every kind:
 //
@@ -80,27 +79,9 @@ func goldenInput(t *testing.T) (*learn.Spec, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, trace, data)
-	golden(t, filepath.Join("testdata", "demo.spec.json"), spec.Bytes())
+	golden.Check(t, trace, data)
+	golden.Check(t, filepath.Join("testdata", "demo.spec.json"), spec.Bytes())
 	return sp, trace
-}
-
-// golden compares got with the file at path, or rewrites it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run go test -update to accept):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
 }
 
 func goldenResult(t *testing.T, allow *AllowList) (*Result, string) {
@@ -144,7 +125,7 @@ func TestGolden(t *testing.T) {
 		if err := f.write(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, filepath.Join("testdata", f.name), b.Bytes())
+		golden.Check(t, filepath.Join("testdata", f.name), b.Bytes())
 	}
 }
 

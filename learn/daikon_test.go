@@ -24,7 +24,7 @@ func TestDaikon(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, filepath.Join("testdata", "daikon", name), string(got))
+		checkGolden(t, filepath.Join("testdata", "daikon", name), string(got))
 	}
 }
 

@@ -2,35 +2,22 @@ package learn
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/licorice-dev/licorice/internal/golden"
+
 	"github.com/licorice-dev/licorice/traces"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with the golden file, or rewrites it with -update.
-func golden(t *testing.T, path, got string) {
+// checkGolden compares got with the golden file, or rewrites it with
+// -update.
+func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	golden.Check(t, path, []byte(got))
 }
 
 // describe runs the sampler over a trace and writes every invocation.
@@ -123,7 +110,7 @@ func TestSampler(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			golden(t, strings.TrimSuffix(f, ".jsonl")+".golden", describe(t, f))
+			checkGolden(t, strings.TrimSuffix(f, ".jsonl")+".golden", describe(t, f))
 		})
 	}
 }

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,11 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/licorice-dev/licorice/internal/golden"
+
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/traces"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // rec is a recorded run: its ops (copied) and their symbols.
 type rec struct {
@@ -412,18 +410,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	path := filepath.Join("testdata", "sink.golden.jsonl")
-	if *update {
-		if err := os.WriteFile(path, r.jsonl, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(r.jsonl, want) {
-		t.Errorf("trace differs from %s (run with -update to accept)", path)
-	}
+	golden.Check(t, path, r.jsonl)
 }
 
 func TestJavaName(t *testing.T) {

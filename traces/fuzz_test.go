@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/licorice-dev/licorice/internal/golden"
+
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -171,7 +173,7 @@ func firstPayload(t testing.TB, data []byte) (int, []byte) {
 // -update: small valid traces of each form, so that the fuzzers start from
 // inputs that reach deep into the decoders.
 func TestWriteFuzzSeeds(t *testing.T) {
-	if !*update {
+	if !golden.Update() {
 		t.Skip("run with -update to rewrite the seed corpora")
 	}
 	write := func(fuzzer string, i int, data []byte) {

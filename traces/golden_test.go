@@ -3,33 +3,14 @@ package traces
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/licorice-dev/licorice/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with the file testdata/name, or rewrites it with -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 func validTraceFiles(t *testing.T) []string {
 	names, err := filepath.Glob("testdata/valid/*.jsonl")
@@ -79,7 +60,7 @@ func TestInvalidTraces(t *testing.T) {
 			if len(out) == 0 {
 				t.Fatalf("%s: no error", name)
 			}
-			golden(t, strings.TrimSuffix(name, ".jsonl")+".golden", out)
+			golden.Check(t, strings.TrimSuffix(name, ".jsonl")+".golden", out)
 		})
 	}
 }

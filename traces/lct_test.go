@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/licorice-dev/licorice/internal/golden"
+
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -157,7 +159,7 @@ func decodeCases() map[string][]byte {
 // error of their own.
 func TestDecodeErrors(t *testing.T) {
 	dir := filepath.Join("testdata", "decode")
-	if *update {
+	if golden.Update() {
 		os.RemoveAll(dir)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -219,7 +221,7 @@ func TestDecodeErrors(t *testing.T) {
 					t.Errorf("no error")
 				}
 			}
-			golden(t, strings.TrimSuffix(strings.TrimSuffix(name, ".lct"), ".jsonl.zst")+".golden", out.Bytes())
+			golden.Check(t, strings.TrimSuffix(strings.TrimSuffix(name, ".lct"), ".jsonl.zst")+".golden", out.Bytes())
 		})
 	}
 }

@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/licorice-dev/licorice/internal/golden"
+)
 
 // runCLI runs licorice with args and stdin (nil: none), and returns what
 // it printed and its exit status, as run would.
@@ -42,22 +40,9 @@ func runCLI(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr strin
 	return out.String(), errb.String(), code
 }
 
-// golden compares got with the file testdata/dir/name, or writes it there
-// with -update.
-func golden(t *testing.T, dir, name, got string) {
+// checkGolden compares got with the file testdata/dir/name, or writes it
+// there with -update.
+func checkGolden(t *testing.T, dir, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", dir, name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to accept):\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", dir, name), []byte(got))
 }

@@ -20,18 +20,18 @@ func TestLearnCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("learn: status %d: %s", code, errs)
 	}
-	golden(t, "learn", "learn.golden", strings.ReplaceAll(out, dir, "DIR"))
+	checkGolden(t, "learn", "learn.golden", strings.ReplaceAll(out, dir, "DIR"))
 	data, err := os.ReadFile(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "learn", "box.spec.json", string(data))
+	checkGolden(t, "learn", "box.spec.json", string(data))
 
 	out, _, code = runCLI(t, nil, "spec", "show", spec, "-v")
 	if code != 0 {
 		t.Fatalf("spec show: status %d", code)
 	}
-	golden(t, "learn", "show.golden", out)
+	checkGolden(t, "learn", "show.golden", out)
 
 	// Learning to standard output gives the same spec, and the summary
 	// goes to standard error.
@@ -101,7 +101,7 @@ func TestTemplatesCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("list: status %d", code)
 	}
-	golden(t, "learn", "templates-list.golden", out)
+	checkGolden(t, "learn", "templates-list.golden", out)
 
 	out, _, code = runCLI(t, nil, "templates", "check", "testdata/learn/templates.json")
 	if code != 0 || out != "testdata/learn/templates.json: ok, 2 templates (gap, small)\n" {
@@ -111,7 +111,7 @@ func TestTemplatesCommands(t *testing.T) {
 	if code != 1 {
 		t.Errorf("check bad file: status %d", code)
 	}
-	golden(t, "learn", "templates-check.golden", out+errs)
+	checkGolden(t, "learn", "templates-check.golden", out+errs)
 }
 
 func TestSpecCheckCommand(t *testing.T) {
@@ -135,5 +135,5 @@ func TestSpecCheckCommand(t *testing.T) {
 	if code != 1 {
 		t.Errorf("narrowed spec: status %d", code)
 	}
-	golden(t, "learn", "check.golden", out+out2)
+	checkGolden(t, "learn", "check.golden", out+out2)
 }

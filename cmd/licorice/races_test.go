@@ -20,7 +20,7 @@ func TestRacesCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "races", "two-traces.txt", out)
+	checkGolden(t, "races", "two-traces.txt", out)
 
 	out, errs, code = runCLI(t, nil, "races", "--format", "json", "--kind", "use-free", mytracks)
 	if code != 0 {
@@ -93,7 +93,7 @@ func TestHBCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "races", "hb-chain-A-D.txt", out)
+	checkGolden(t, "races", "hb-chain-A-D.txt", out)
 
 	out, _, code = runCLI(t, nil, "hb", "--format", "json", hbChain, "D", "E")
 	var ex struct {

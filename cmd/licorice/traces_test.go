@@ -15,7 +15,7 @@ func TestTracesCat(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "traces", "cat.golden", out)
+	checkGolden(t, "traces", "cat.golden", out)
 
 	// Every form prints the same text; so does standard input.
 	dir := t.TempDir()
@@ -92,12 +92,12 @@ func TestTracesStat(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "traces", "stat.golden", out)
+	checkGolden(t, "traces", "stat.golden", out)
 	out, errs, code = runCLI(t, nil, "traces", "stat", "--json", myTracks, myTracks)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	golden(t, "traces", "stat-json.golden", out)
+	checkGolden(t, "traces", "stat-json.golden", out)
 }
 
 func TestTracesValidate(t *testing.T) {
@@ -105,7 +105,7 @@ func TestTracesValidate(t *testing.T) {
 	if code != 1 || errs != "2 of 3 traces are invalid\n" {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
-	golden(t, "traces", "validate.golden", out)
+	checkGolden(t, "traces", "validate.golden", out)
 	out, _, code = runCLI(t, nil, "traces", "validate", "--max-errors", "2", "testdata/traces/bad.jsonl")
 	if code != 1 || strings.Count(out, "bad.jsonl:") != 3 || !strings.Contains(out, "stopped after 2 errors") {
 		t.Errorf("--max-errors 2: exit %d, out %q", code, out)

@@ -3,7 +3,6 @@ package asyncclock
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,9 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/licorice-dev/licorice/internal/golden"
+)
 
 // A case is a small hand-written trace under testdata/cases with the
 // orders it must give. A want is "A<B" (event A happens before event B),
@@ -221,19 +220,7 @@ func relation(tr *trace, g *Graph) string {
 
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs:\n--- want\n%s--- got\n%s", path, want, got)
-	}
+	golden.Check(t, path, []byte(got))
 }
 
 // TestReclaimFig4_3 is the multi-path reduction of thesis Fig. 4.3: T

@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/licorice-dev/licorice/internal/golden"
+
 	"github.com/licorice-dev/licorice/traces/droidracer"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // The two DroidRacer logs of ../shared/data/droidracer, compressed, as the
 // importer's tests keep them.
@@ -32,25 +31,9 @@ func readLog(t testing.TB, app string) *droidracer.Log {
 	return l
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 // The comparison on both real logs, with and without the lifecycle
@@ -88,7 +71,7 @@ func TestRealLogs(t *testing.T) {
 				if err := c.WriteText(&text); err != nil {
 					t.Fatal(err)
 				}
-				golden(t, name+".txt.golden", text.Bytes())
+				checkGolden(t, name+".txt.golden", text.Bytes())
 				if err := c.WriteJSON(&js); err != nil {
 					t.Fatal(err)
 				}
@@ -105,7 +88,7 @@ func TestRealLogs(t *testing.T) {
 					}
 				}
 				if name == "RemindMe" {
-					golden(t, name+".json.golden", js.Bytes())
+					checkGolden(t, name+".json.golden", js.Bytes())
 				}
 			})
 		}

@@ -4,32 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/licorice-dev/licorice/internal/golden"
 
 	"github.com/licorice-dev/licorice/traces"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func detectFiles(t *testing.T, cfg Config, paths ...string) []*Report {

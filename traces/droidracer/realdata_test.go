@@ -3,7 +3,6 @@ package droidracer
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/licorice-dev/licorice/internal/golden"
+
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/traces"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // The two DroidRacer logs of ../shared/data/droidracer, compressed.
 var realLogs = []struct {
@@ -68,22 +67,9 @@ func importLogWith(t testing.TB, l *Log, app string, opts Options) ([]byte, *Sum
 	return buf.Bytes(), sum
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 // Both real logs import, validate, keep every access and every op's origin,
@@ -171,7 +157,7 @@ func TestImportRealLogs(t *testing.T) {
 			if err := sum.WriteText(&text); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, rl.app+".summary.golden", text.Bytes())
+			checkGolden(t, rl.app+".summary.golden", text.Bytes())
 
 			// The trace is consistent with the causality model: the exact
 			// engine finds no rule it contradicts.
@@ -212,8 +198,8 @@ func TestImportRealLogs(t *testing.T) {
 			if err := stat.WriteText(&text); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, rl.app+".stat.golden", text.Bytes())
-			golden(t, rl.app+".races.golden", dumpReport(l.Report))
+			checkGolden(t, rl.app+".stat.golden", text.Bytes())
+			checkGolden(t, rl.app+".races.golden", dumpReport(l.Report))
 		})
 	}
 }

@@ -1,18 +1,15 @@
 package tracetest
 
 import (
-	"bytes"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/licorice-dev/licorice/internal/golden"
+
 	"github.com/licorice-dev/licorice/traces"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // smallBatch is the coverage of the batch of traces the coverage test and
 // its golden file are about: Small traces, a few of them with errors.
@@ -35,7 +32,7 @@ func TestCoverage(t *testing.T) {
 	if miss := total.Missing(); len(miss) > 0 {
 		t.Errorf("20 Small traces miss %d situations: %v", len(miss), miss)
 	}
-	golden(t, "coverage-small.txt", []byte(total.String()))
+	golden.Check(t, filepath.Join("testdata", "coverage-small.txt"), []byte(total.String()))
 }
 
 // TestGoldenTrace pins a small trace, byte for byte: the same seed must
@@ -44,33 +41,7 @@ func TestCoverage(t *testing.T) {
 func TestGoldenTrace(t *testing.T) {
 	cfg := Small(1)
 	cfg.Events = 30
-	golden(t, "small-1-30.jsonl", encode(t, Generate(cfg)))
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; if the change is intended, run go test -update\ngot:\n%s", path, head(got, 40))
-	}
-}
-
-func head(b []byte, lines int) string {
-	s := strings.SplitAfterN(string(b), "\n", lines+1)
-	return strings.Join(s[:min(len(s), lines)], "")
+	golden.Check(t, filepath.Join("testdata", "small-1-30.jsonl"), encode(t, Generate(cfg)))
 }
 
 // TestMeasure checks the counts of Measure on small hand-written traces.
