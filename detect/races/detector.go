@@ -3,6 +3,7 @@ package races
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
@@ -238,7 +239,7 @@ func (d *Detector) Step(op *traces.Op, line int) error {
 		if len(t.frames) > 1 {
 			id := t.frameID()
 			t.frames = t.frames[:len(t.frames)-1]
-			t.guards = dropGuards(t.guards, id)
+			t.guards = slices.DeleteFunc(t.guards, func(g guard) bool { return g.frame == id })
 		}
 	case traces.Lock:
 		t := d.task(op.Task)
@@ -280,17 +281,6 @@ func (d *Detector) Step(op *traces.Op, line int) error {
 		}
 	}
 	return nil
-}
-
-func dropGuards(gs []guard, frame uint32) []guard {
-	n := 0
-	for _, g := range gs {
-		if g.frame != frame {
-			gs[n] = g
-			n++
-		}
-	}
-	return gs[:n]
 }
 
 // start begins task id on thread th.
@@ -487,20 +477,9 @@ func (d *Detector) access(op *traces.Op) {
 		if a.write {
 			l := &d.locs[li]
 			l.lastWriter, l.lastRef = t.id, op.Val.Kind() == traces.RefValue
-			t.guards = dropLocGuards(t.guards, li)
+			t.guards = slices.DeleteFunc(t.guards, func(g guard) bool { return g.loc == li })
 		}
 	}
-}
-
-func dropLocGuards(gs []guard, loc uint32) []guard {
-	n := 0
-	for _, g := range gs {
-		if g.loc != loc {
-			gs[n] = g
-			n++
-		}
-	}
-	return gs[:n]
 }
 
 // race makes the race of accesses first and second (the current op).
