@@ -57,6 +57,10 @@ type Reader struct {
 	syms   *Symbols
 	dec    decoder
 	lct    *lctDecoder // dec, if the trace is .lct: Next calls its fast path directly
+	// plain is lct while Next has nothing to do but decode: no validator,
+	// no progress reports, no fatal error yet. Its ops take the shortest
+	// path, a call of the fast path and a count; nil otherwise.
+	plain *lctDecoder
 	val    *Validator
 	closer io.Closer
 	err    error // sticky fatal error
@@ -134,6 +138,9 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	if o.validate {
 		rd.val = NewValidator(o.syms)
 	}
+	if rd.val == nil && rd.progress == nil {
+		rd.plain = rd.lct
+	}
 	return rd, nil
 }
 
@@ -200,6 +207,15 @@ func (r *Reader) Count() int { return r.n }
 // may report it and call Next again. After a fatal error, Next keeps
 // returning it.
 func (r *Reader) Next(op *Op) error {
+	if r.plain != nil && r.plain.fastNext(op) {
+		r.n++
+		return nil
+	}
+	return r.next(op)
+}
+
+// next is Next for the ops the plain path does not decode.
+func (r *Reader) next(op *Op) error {
 	if r.err != nil {
 		return r.err
 	}
@@ -220,7 +236,7 @@ func (r *Reader) Next(op *Op) error {
 		}
 		err = withFile(r.name, err)
 		if IsFatal(err) {
-			r.err = err
+			r.err, r.plain = err, nil
 		}
 		return err
 	}

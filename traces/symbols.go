@@ -127,6 +127,11 @@ func (t *Symbols) addLong(s string) uint64 {
 
 func (t *Symbols) add(ref, h uint64, slot int) Sym {
 	y := Sym(len(t.refs))
+	if len(t.refs) == cap(t.refs) {
+		// Double it: append grows a large slice by a quarter at a time,
+		// which copies a table of n strings about 4n times over.
+		t.refs = append(make([]uint64, 0, 2*cap(t.refs)), t.refs...)
+	}
 	t.refs = append(t.refs, ref)
 	t.slots[slot] = uint64(uint32(h))<<32 | uint64(y)
 	if 2*len(t.refs) > len(t.slots) {
