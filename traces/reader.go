@@ -60,7 +60,7 @@ type Reader struct {
 	// plain is lct while Next has nothing to do but decode: no validator,
 	// no progress reports, no fatal error yet. Its ops take the shortest
 	// path, a call of the fast path and a count; nil otherwise.
-	plain *lctDecoder
+	plain  *lctDecoder
 	val    *Validator
 	closer io.Closer
 	err    error // sticky fatal error
