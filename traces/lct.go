@@ -500,7 +500,7 @@ func (d *lctDecoder) next(op *Op) error {
 	if d.syms.Generation() != d.gen {
 		d.internBlock()
 	}
-	if d.pos >= d.fastEnd || !d.fastOp(op) {
+	if !d.fastOp(op) {
 		if err := d.decodeOp(op); err != nil {
 			return err
 		}
@@ -511,15 +511,6 @@ func (d *lctDecoder) next(op *Op) error {
 		return d.corrupt("block %d has %d bytes after its last op", d.blocks, len(d.raw)-d.pos)
 	}
 	return nil
-}
-
-// fastNext decodes the next op by the fast path and reports whether it
-// could: an op of the current block that is not its last (next checks what
-// follows the last), the block's strings interned in the current table.
-// Inlined in Reader.Next, it spares the common op the call of next through
-// the decoder interface.
-func (d *lctDecoder) fastNext(op *Op) bool {
-	return d.left > 1 && d.pos < d.fastEnd && d.gen == d.syms.gen && d.fastOp(op)
 }
 
 // readBlock reads the next block, or the end marker (io.EOF).

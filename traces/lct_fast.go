@@ -22,10 +22,15 @@ import (
 const lctFastWindow = 32
 
 // fastOp decodes the next op into op, counts it, and reports whether it
-// could. The block has at least lctFastWindow bytes left, and symMap holds
-// the Sym of each of its strings. If it returns false, it has changed
-// nothing but op.
+// could: an op of the current block that is not its last (next checks what
+// follows the last), in its first len(raw)-lctFastWindow bytes, the block's
+// strings interned in the current table (symMap holds their Syms). If it
+// returns false, it has changed nothing but op. Reader.Next calls it
+// directly, before the decoder interface and next.
 func (d *lctDecoder) fastOp(op *Op) bool {
+	if d.left <= 1 || d.pos >= d.fastEnd || d.gen != d.syms.gen {
+		return false
+	}
 	b, p := unsafe.Pointer(unsafe.SliceData(d.raw)), d.pos
 	head := byteAt(b, p)
 	kind := Kind(head & headKind)
@@ -234,8 +239,8 @@ func byteAt(b unsafe.Pointer, p int) byte { return *(*byte)(unsafe.Add(b, p)) }
 // for longer ones (the ops that have one are left to decodeOp).
 func fastUvarint(b unsafe.Pointer, p int) (uint64, int, bool) {
 	w := uint64(byteAt(b, p)) | uint64(byteAt(b, p+1))<<8
-	more := w >> 7 & 1
-	return w&0x7f | w>>1&0x3f80&-more, p + 1 + int(more), w&0x8080 != 0x8080
+	more := uint64(int64(int8(w)) >> 7) // all ones if the first byte has a second
+	return w&0x7f | w>>1&0x3f80&more, p + 1 - int(more), w&0x8080 != 0x8080
 }
 
 // scaled is n / 10^k, exactly rounded; k is at most maxScale. It is

@@ -207,7 +207,7 @@ func (r *Reader) Count() int { return r.n }
 // may report it and call Next again. After a fatal error, Next keeps
 // returning it.
 func (r *Reader) Next(op *Op) error {
-	if r.plain != nil && r.plain.fastNext(op) {
+	if r.plain != nil && r.plain.fastOp(op) {
 		r.n++
 		return nil
 	}
@@ -220,7 +220,7 @@ func (r *Reader) next(op *Op) error {
 		return r.err
 	}
 	var err error
-	if r.lct == nil || !r.lct.fastNext(op) {
+	if r.lct == nil || !r.lct.fastOp(op) {
 		err = r.dec.next(op)
 	}
 	if err == nil && r.val != nil {
