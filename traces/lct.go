@@ -372,6 +372,7 @@ type lctDecoder struct {
 	symMap    []Sym     // local index -> Sym (after a Symbols reset: NoSym until first used)
 	prevTask  uint64    // block-local index of the previous op's task
 	tsK       int       // the scale of the block's last decimal ts, -1 if none
+	tsDiv     float64   // 10^tsK, 0 if none: what fastOp divides a mantissa by
 	tsN       int64     // its mantissa
 	tsF       float64   // its value
 
@@ -572,7 +573,10 @@ func (d *lctDecoder) readBlock() error {
 		return d.readErr(err, "the file ends in block %d", d.blocks)
 	}
 	if cap(d.raw) < int(rawLen) {
-		d.raw = make([]byte, 0, rawLen)
+		// With room for blocks a little larger: a trace's blocks differ
+		// in size by a few percent, and each new buffer is fresh memory
+		// to fault in and clear.
+		d.raw = make([]byte, 0, min(rawLen+rawLen/4, lctMaxBlockRaw))
 	}
 	d.raw, err = d.zd.DecodeAll(d.comp, d.raw[:0])
 	if err != nil {
@@ -582,7 +586,7 @@ func (d *lctDecoder) readBlock() error {
 		return d.corrupt("block %d holds %d bytes, its header says %d", d.blocks, len(d.raw), rawLen)
 	}
 	d.pos, d.left = 0, int(nops)
-	d.prevTask, d.tsK, d.tsN = 0, -1, 0
+	d.prevTask, d.tsK, d.tsN, d.tsDiv = 0, -1, 0, 0
 	return d.readTable()
 }
 
@@ -781,6 +785,7 @@ func (d *lctDecoder) ts() float64 {
 			return 0
 		}
 		d.tsK, d.tsN = int(tag>>2), unzigzag(d.uvarint())
+		d.tsDiv = pow10[d.tsK]
 	case tsRaw:
 		if tag != tsRaw {
 			d.fail("bad ts encoding")

@@ -58,10 +58,10 @@ func (d *lctDecoder) fastOp(op *Op) bool {
 	case Read, Write:
 		aux := byteAt(b, p)
 		p++
-		vk := ValueKind(aux & 7)
-		if aux&^0x3f != 0 || vk > StringValue || (aux&8 != 0 && vk != BoolValue) || (aux&32 != 0 && kind != Read) {
+		if !accessAux[uint(kind-Read)&1<<8|uint(aux)] {
 			return false
 		}
+		vk := ValueKind(aux & 7)
 		if x, p, ok = fastUvarint(b, p); !ok || x-1 >= nsym-1 {
 			return false
 		}
@@ -208,12 +208,12 @@ func (d *lctDecoder) fastOp(op *Op) bool {
 	if head&headTS != 0 {
 		// A delta at the block's scale; a new scale, raw bits or an
 		// error are left to decodeOp.
-		if x, p, ok = fastUvarint(b, p); !ok || x&3 != tsDelta || d.tsK < 0 {
+		if x, p, ok = fastUvarint(b, p); !ok || x&3 != tsDelta || d.tsDiv == 0 {
 			return false
 		}
 		if x != tsDelta {
 			tsN += unzigzag(x >> 2)
-			tsF = scaled(tsN, d.tsK)
+			tsF = float64(tsN) / d.tsDiv // exact: the division by 10^0 too
 		}
 		op.TS, op.HasTS = tsF, true
 	}
@@ -243,11 +243,12 @@ func fastUvarint(b unsafe.Pointer, p int) (uint64, int, bool) {
 	return w&0x7f | w>>1&0x3f80&more, p + 1 - int(more), w&0x8080 != 0x8080
 }
 
-// scaled is n / 10^k, exactly rounded; k is at most maxScale. It is
-// always finite.
-func scaled(n int64, k int) float64 {
-	if k == 0 {
-		return float64(n)
+// accessAux[k<<8 | aux] reports whether aux is a good aux byte for a read
+// (k 0) or a write (k 1): decodeOp's checks, in one load.
+var accessAux = func() (ok [512]bool) {
+	for i := range ok {
+		aux, vk, write := byte(i), ValueKind(i&7), i>>8 == 1
+		ok[i] = aux&^0x3f == 0 && vk <= StringValue && (aux&8 == 0 || vk == BoolValue) && (aux&32 == 0 || !write)
 	}
-	return float64(n) / pow10[k]
-}
+	return ok
+}()
