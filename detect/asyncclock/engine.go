@@ -66,6 +66,7 @@ type Engine struct {
 	handles map[traces.Sym]handle
 	forks   map[traces.Sym]Time // forked threads that have not begun
 	chains  []chain             // by Chain; chains[0] is unused
+	spans   []span              // by Chain: where its ATOMIC intervals are (see span)
 	fifo    map[uint64]Chain    // the FIFO chain of each parent chain<<32 | queue
 	ext     Time                // the last external send
 	extTask *task               // sends from outside the program (no "t")
@@ -137,6 +138,7 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		handles: make(map[traces.Sym]handle),
 		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
+		spans:   make([]span, 1, 64),
 		fifo:    make(map[uint64]Chain),
 		gcAt:    4096,
 	}
@@ -180,12 +182,12 @@ type thread struct {
 	final   Time   // at thread_end, for joins
 	running *event // the event it runs now
 
-	// Ended events, in end order, not yet folded into the time-window clock;
-	// the first folded of them are in endJoin too.
+	// Ended events, in end order, not yet folded into the time-window
+	// clock (with the window, on a looper) or into endJoin.
 	recent  []*event
-	folded  int  // recent[:folded] are joined into endJoin
 	tc      Time // the time-window clock: what every later event of the thread knows
-	endJoin Time // ends of events, for LOOPEND (with tc and recent[folded:])
+	ownInTC Time // a time of the thread's own task that tc knows (the zero Time if none yet)
+	endJoin Time // ends of events, for LOOPEND (with tc and recent)
 
 	lastChain Chain // the chain of the last event it ran
 
@@ -205,6 +207,23 @@ type chain struct {
 	last      Clock   // the last clock used
 	tail      *event  // the last event placed on it
 	intervals []interval
+}
+
+// span is the clocks of a chain its ATOMIC intervals cover, from the
+// first one's begin to the last one's end (both 0 if it has none): a point
+// whose clock of the chain is outside knows of no event there that began
+// and has not ended. The spans of all chains sit together, apart from the
+// chains, so that ATOMIC rules most chains out without touching them.
+type span struct{ lo, hi Clock }
+
+// setSpan updates c's span after its intervals changed.
+func (e *Engine) setSpan(c Chain) {
+	ivs := e.chains[c].intervals
+	if len(ivs) == 0 {
+		e.spans[c] = span{}
+		return
+	}
+	e.spans[c] = span{ivs[0].begin, ivs[len(ivs)-1].end}
 }
 
 // interval is an ended looper event on its chain, for ATOMIC: a point
@@ -444,6 +463,7 @@ func (e *Engine) forget(id traces.Sym) {
 func (e *Engine) newChain(owner *thread, own bool, level uint8) Chain {
 	c := Chain(len(e.chains))
 	e.chains = append(e.chains, chain{owner: owner, own: own, level: level})
+	e.spans = append(e.spans, span{})
 	return c
 }
 
@@ -494,9 +514,7 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	// LOOPEND: every event the thread ran ends before it does.
 	t.st.learn(th.tc)
 	t.st.learn(th.endJoin)
-	for _, ev := range th.recent[th.folded:] {
-		t.st.learn(ev.end)
-	}
+	t.st = e.joinEnds(t.st, th.recent)
 	th.ended = true
 	th.final = t.st
 	if e.wide {

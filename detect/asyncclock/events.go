@@ -131,10 +131,10 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	b := e.builder()
 	defer e.putBuilder(b)
 	b.start(ev.send)
-	b.learn(th.own.st) // LOOPBEGIN: the thread's own ops so far
 	th.own.published = true
 	w := walk{e: e, target: ev, mode: strict, b: b, preds: e.scratch[:0]}
 	if ev.q.binder {
+		b.learn(th.own.st) // LOOPBEGIN: the thread's own ops so far
 		e.unpendBinder(ev)
 		if err := w.ipc(th); err != nil {
 			return err
@@ -143,6 +143,9 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		if e.window > 0 {
 			e.fold(th)
 			b.learn(th.tc) // WINDOW: every old event of the thread
+		}
+		if !th.ownInTC.same(th.own.st) {
+			b.learn(th.own.st) // LOOPBEGIN: the thread's own ops so far
 		}
 		e.prunePending(ev.q)
 		if err := w.pendingPreds(); err != nil {
@@ -208,6 +211,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 	if th.kind == traces.Looper {
 		ch := &e.chains[ev.chain]
 		ch.intervals = append(ch.intervals, interval{begin: ev.beginClock, end: ev.endClock, ev: ev})
+		e.setSpan(ev.chain)
 		ev.refs++
 		if !ch.atomic {
 			ch.atomic = true
@@ -216,18 +220,16 @@ func (e *Engine) endOp(op *traces.Op) error {
 	}
 	th.recent = append(th.recent, ev)
 	ev.refs++
-	if e.window == 0 || th.kind != traces.Looper {
-		if len(th.recent) >= 64 { // LOOPEND needs only their join
-			th.endJoin = e.joinEnds(th.endJoin, th.recent)
-			for _, p := range th.recent {
-				e.release(p)
-			}
-			clear(th.recent)
-			th.recent = th.recent[:0]
+	// LOOPEND needs only the join of the ended events. With the window, a
+	// looper's recent events wait to be folded into its window clock,
+	// which LOOPEND learns with those not folded yet (threadEnd).
+	if (e.window == 0 || th.kind != traces.Looper) && len(th.recent) >= 64 {
+		th.endJoin = e.joinEnds(th.endJoin, th.recent)
+		for _, p := range th.recent {
+			e.release(p)
 		}
-	} else if n := len(th.recent) - th.folded; n >= 64 {
-		th.endJoin = e.joinEnds(th.endJoin, th.recent[th.folded:])
-		th.folded = len(th.recent)
+		clear(th.recent)
+		th.recent = th.recent[:0]
 	}
 	if ev.q.binder {
 		e.endBinder(th, ev)
@@ -247,6 +249,9 @@ func (e *Engine) fold(th *thread) {
 		return
 	}
 	th.tc = e.joinEnds(th.tc, th.recent[:n])
+	if own := th.own.st; !th.ownInTC.same(own) && !adds(th.tc, own, own.top) {
+		th.ownInTC = own // LOOPBEGIN needs no join of its own while it stays the same
+	}
 	for _, p := range th.recent[:n] {
 		p.absorbed = true
 		e.stats.WindowFolded++
@@ -255,7 +260,6 @@ func (e *Engine) fold(th *thread) {
 	}
 	clear(th.recent[:n])
 	th.recent = th.recent[n:]
-	th.folded = max(0, th.folded-n)
 	if cap(th.recent) > 64 && len(th.recent) < cap(th.recent)/4 {
 		th.recent = slices.Clone(th.recent)
 	}
@@ -267,6 +271,7 @@ func (e *Engine) dropInterval(ev *event) {
 	for i, iv := range ch.intervals {
 		if iv.ev == ev {
 			ch.intervals = append(ch.intervals[:i], ch.intervals[i+1:]...)
+			e.setSpan(ev.chain)
 			e.release(ev)
 			return
 		}

@@ -64,3 +64,29 @@ func TestAnyAbove(t *testing.T) {
 		}
 	}
 }
+
+// TestLastBegun checks the search from the end against a scan.
+func TestLastBegun(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20_000 {
+		n := 1 + r.IntN(100)
+		ivs := make([]interval, n)
+		k := Clock(1 + r.IntN(3))
+		for i := range ivs {
+			ivs[i].begin = k
+			k += Clock(1 + r.IntN(4))
+			ivs[i].end = k
+			k += Clock(r.IntN(3))
+		}
+		q := ivs[0].begin + Clock(r.IntN(int(k-ivs[0].begin)+2))
+		want := 0
+		for i, iv := range ivs {
+			if iv.begin <= q {
+				want = i
+			}
+		}
+		if got := lastBegun(ivs, q); got != &ivs[want] {
+			t.Fatalf("lastBegun(%v, %d) = %v, want index %d", ivs, q, *got, want)
+		}
+	}
+}

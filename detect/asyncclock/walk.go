@@ -509,27 +509,23 @@ func (w *walk) atomic(th *thread) (bool, error) {
 		found := e.atomicScratch[:0]
 		kept := th.atomicChains[:0]
 		for _, c := range th.atomicChains {
+			sp := e.spans[c]
+			if sp.hi == 0 {
+				e.chains[c].atomic = false
+				continue
+			}
+			k := w.b.get(c)
+			if k < sp.lo || k >= sp.hi {
+				kept = append(kept, c)
+				continue // knows none of their begins, or all of their ends
+			}
 			ch := &e.chains[c]
-			if len(ch.intervals) == 0 || ch.owner != th {
+			if ch.owner != th { // (never, as a chain's events run on its owner)
 				ch.atomic = false
 				continue
 			}
 			kept = append(kept, c)
-			ivs := ch.intervals
-			k := w.b.get(c)
-			if k < ivs[0].begin || k >= ivs[len(ivs)-1].end {
-				continue // knows none of their begins, or all of their ends
-			}
-			lo, hi := 0, len(ivs) // the last interval that begins at or before k
-			for lo < hi {
-				m := int(uint(lo+hi) >> 1)
-				if ivs[m].begin <= k {
-					lo = m + 1
-				} else {
-					hi = m
-				}
-			}
-			if iv := &ivs[lo-1]; k < iv.end && iv.ev != w.target {
+			if iv := lastBegun(ch.intervals, k); k < iv.end && iv.ev != w.target {
 				found = append(found, iv.ev)
 			}
 		}
@@ -549,6 +545,29 @@ func (w *walk) atomic(th *thread) (bool, error) {
 		}
 		changed = true
 	}
+}
+
+// lastBegun returns the last of ivs (sorted, not empty) that begins at or
+// before k, which its first one does. A point usually knows the recent
+// events of a chain, so it searches back from the last interval, in steps
+// that double, and then between the last two it probed.
+func lastBegun(ivs []interval, k Clock) *interval {
+	hi := len(ivs) // ivs[hi:] begin after k
+	lo := hi - 1
+	for step := 1; ivs[lo].begin > k; step *= 2 {
+		hi = lo
+		lo = max(0, lo-step)
+	}
+	// ivs[lo] begins at or before k; ivs[hi:] after it.
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if ivs[m].begin <= k {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return &ivs[lo]
 }
 
 // ipc applies the binder rules at the begin of the walk's event on binder
