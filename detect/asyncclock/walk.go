@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -325,19 +326,22 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 	var cur [numCats]int
 	for c := range numCats {
 		cur[c] = -1
-		if open&c.bit() == 0 || start < 0 {
-			continue
-		}
-		if x := &l.entries[start]; x.cat == c {
-			cur[c] = start
-		} else if x.prev[c] > 0 {
-			cur[c] = start - int(x.prev[c])
+	}
+	if start >= 0 {
+		x := &l.entries[start]
+		for m := open; m != 0; m &= m - 1 {
+			c := cat(bits.TrailingZeros8(m))
+			if x.cat == c {
+				cur[c] = start
+			} else if x.prev[c] > 0 {
+				cur[c] = start - int(x.prev[c])
+			}
 		}
 	}
 	for {
 		c, i := cat(0), -1
-		for d := range numCats {
-			if open&d.bit() != 0 && cur[d] > i {
+		for m := open; m != 0; m &= m - 1 { // the categories still open
+			if d := cat(bits.TrailingZeros8(m)); cur[d] > i {
 				c, i = d, cur[d]
 			}
 		}
