@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -511,30 +512,35 @@ func (w *walk) atomic(th *thread) (bool, error) {
 	changed := false
 	for {
 		found := e.atomicScratch[:0]
-		kept := th.atomicChains[:0]
+		stale := false // a chain left without intervals, or of another thread
 		for _, c := range th.atomicChains {
 			sp := e.spans[c]
 			if sp.hi == 0 {
-				e.chains[c].atomic = false
+				stale = true
 				continue
 			}
 			k := w.b.get(c)
 			if k < sp.lo || k >= sp.hi {
-				kept = append(kept, c)
 				continue // knows none of their begins, or all of their ends
 			}
 			ch := &e.chains[c]
 			if ch.owner != th { // (never, as a chain's events run on its owner)
-				ch.atomic = false
+				stale = true
 				continue
 			}
-			kept = append(kept, c)
 			if iv := lastBegun(ch.intervals, k); k < iv.end && iv.ev != w.target {
 				found = append(found, iv.ev)
 			}
 		}
-		clear(th.atomicChains[len(kept):])
-		th.atomicChains = kept
+		if stale {
+			th.atomicChains = slices.DeleteFunc(th.atomicChains, func(c Chain) bool {
+				drop := e.spans[c].hi == 0 || e.chains[c].owner != th
+				if drop {
+					e.chains[c].atomic = false
+				}
+				return drop
+			})
+		}
 		e.atomicScratch = found[:0]
 		added := false
 		for _, p := range found {
