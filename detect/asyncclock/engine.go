@@ -186,7 +186,6 @@ type thread struct {
 	// clock (with the window, on a looper) or into endJoin.
 	recent  []*event
 	tc      Time // the time-window clock: what every later event of the thread knows
-	ownInTC Time // a time of the thread's own task that tc knows (the zero Time if none yet)
 	endJoin Time // ends of events, for LOOPEND (with tc and recent)
 
 	lastChain Chain // the chain of the last event it ran

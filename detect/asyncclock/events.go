@@ -131,10 +131,16 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	b := e.builder()
 	defer e.putBuilder(b)
 	b.start(ev.send)
+	// LOOPBEGIN: the thread's own ops so far. A start that knows the own
+	// task's clock knows all its time: a task's time at a clock is
+	// published (by a send, fork, signal, begin or end) only as it is
+	// last, as the task moves to a new clock before it learns more.
+	if own := th.own.st; !b.covers(own.top) {
+		b.learn(own)
+	}
 	th.own.published = true
 	w := walk{e: e, target: ev, mode: strict, b: b, preds: e.scratch[:0]}
 	if ev.q.binder {
-		b.learn(th.own.st) // LOOPBEGIN: the thread's own ops so far
 		e.unpendBinder(ev)
 		if err := w.ipc(th); err != nil {
 			return err
@@ -143,9 +149,6 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		if e.window > 0 {
 			e.fold(th)
 			b.learn(th.tc) // WINDOW: every old event of the thread
-		}
-		if !th.ownInTC.same(th.own.st) {
-			b.learn(th.own.st) // LOOPBEGIN: the thread's own ops so far
 		}
 		e.prunePending(ev.q)
 		if err := w.pendingPreds(); err != nil {
@@ -249,9 +252,6 @@ func (e *Engine) fold(th *thread) {
 		return
 	}
 	th.tc = e.joinEnds(th.tc, th.recent[:n])
-	if own := th.own.st; !th.ownInTC.same(own) && !adds(th.tc, own, own.top) {
-		th.ownInTC = own // LOOPBEGIN needs no join of its own while it stays the same
-	}
 	for _, p := range th.recent[:n] {
 		p.absorbed = true
 		e.stats.WindowFolded++

@@ -144,13 +144,6 @@ func (t Time) String() string {
 	return b.String()
 }
 
-// same reports whether t and u are the same time: the same top and the
-// same blocks (a Time's blocks never change, so this implies equality;
-// equal times built apart may not be the same).
-func (t Time) same(u Time) bool {
-	return t.top == u.top && len(t.chunks) == len(u.chunks) && (len(t.chunks) == 0 || &t.chunks[0] == &u.chunks[0])
-}
-
 // with returns t with its top component replaced by top.
 func (t Time) with(top Epoch) Time {
 	if t.top != 0 && t.top.Chain() != top.Chain() && t.vget(t.top.Chain()) < t.top.Clock() {
