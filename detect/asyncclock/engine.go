@@ -45,10 +45,6 @@ type Config struct {
 	GCEvery int
 }
 
-// maxFIFOLevel is the deepest FIFO chain (thesis §4.2.2): events sent from
-// chains of this level go to greedy chains.
-const maxFIFOLevel = 3
-
 // Engine is the AsyncClock happens-before engine: it reads the operations
 // of one trace in order and gives each a logical time. See the package
 // documentation for how to use it.
@@ -59,16 +55,16 @@ type Engine struct {
 	syms   *traces.Symbols
 	file   string
 
-	tasks   map[traces.Sym]*task // running tasks: threads' own tasks and running events
-	threads map[traces.Sym]*thread
-	events  map[traces.Sym]*event // tracked events
-	queues  map[traces.Sym]*queue
-	handles map[traces.Sym]handle
-	forks   map[traces.Sym]Time // forked threads that have not begun
-	chains  []chain             // by Chain; chains[0] is unused
-	fifo    map[uint64]Chain    // the FIFO chain of each parent chain<<32 | queue
-	ext     Time                // the last external send
-	extTask *task               // sends from outside the program (no "t")
+	tasks        map[traces.Sym]*task // running tasks: threads' own tasks and running events
+	threads      map[traces.Sym]*thread
+	events       map[traces.Sym]*event // tracked events
+	queues       map[traces.Sym]*queue
+	handles      map[traces.Sym]handle
+	forks        map[traces.Sym]Time // forked threads that have not begun
+	chains       []chain             // by Chain; chains[0] is unused
+	binderChains []Chain             // the chains of binder events, oldest first
+	ext          Time                // the last external send
+	extTask      *task               // sends from outside the program (no "t")
 
 	// With the wide window: the signals not yet older than the window, in
 	// trace order, and the join of those that are (every later wait knows
@@ -137,7 +133,6 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		handles: make(map[traces.Sym]handle),
 		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
-		fifo:    make(map[uint64]Chain),
 		gcAt:    4096,
 	}
 	if cfg.GCEvery > 0 {
@@ -187,7 +182,7 @@ type thread struct {
 	tc      Time // the time-window clock: what every later event of the thread knows
 	endJoin Time // ends of events, for LOOPEND (with tc and recent[folded:])
 
-	lastChain Chain // the chain of the last event it ran
+	chains []Chain // looper: the chains of its events, oldest first
 
 	atomicChains []Chain // looper: its chains that hold ATOMIC intervals
 
@@ -201,9 +196,7 @@ type chain struct {
 	own       bool    // a thread's own chain (or the external world's)
 	busy      bool    // its task (an event, or a thread) runs now
 	atomic    bool    // in its owner's atomicChains
-	level     uint8   // FIFO level (thesis §4.2.2): 0 for threads
 	last      Clock   // the last clock used
-	tail      *event  // the last event placed on it
 	intervals []interval
 }
 
@@ -441,9 +434,9 @@ func (e *Engine) forget(id traces.Sym) {
 	}
 }
 
-func (e *Engine) newChain(owner *thread, own bool, level uint8) Chain {
+func (e *Engine) newChain(owner *thread, own bool) Chain {
 	c := Chain(len(e.chains))
-	e.chains = append(e.chains, chain{owner: owner, own: own, level: level})
+	e.chains = append(e.chains, chain{owner: owner, own: own})
 	return c
 }
 
@@ -469,7 +462,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 		}
 	}
 	if c == 0 {
-		c = e.newChain(th, true, 0)
+		c = e.newChain(th, true)
 	}
 	ch := &e.chains[c]
 	ch.owner, ch.busy = th, true
