@@ -20,10 +20,9 @@
 // one's chain); events go on their looper's chains by first fit (the
 // oldest chain whose last event the begin knows has ended), which stays
 // closer to the width of the order than the thesis's FIFO chain
-// decomposition (§4.2.2). Every
-// operation gets an [Epoch] — its chain and its clock on it, 8 bytes — and
-// a [Time], the vector clock of everything that happens before it. For an
-// operation α earlier in the trace than β:
+// decomposition (§4.2.2). Every operation gets an [Epoch] — its chain and
+// its clock on it, 8 bytes — and a [Time], the vector clock of everything
+// that happens before it. For an operation α earlier in the trace than β:
 //
 //	α ≺ β  ⇔  Time(β).Covers(Epoch(α))
 //
