@@ -55,16 +55,17 @@ type Engine struct {
 	syms   *traces.Symbols
 	file   string
 
-	tasks        map[traces.Sym]*task // running tasks: threads' own tasks and running events
-	threads      map[traces.Sym]*thread
-	events       map[traces.Sym]*event // tracked events
-	queues       map[traces.Sym]*queue
-	handles      map[traces.Sym]handle
-	forks        map[traces.Sym]Time // forked threads that have not begun
-	chains       []chain             // by Chain; chains[0] is unused
-	binderChains []Chain             // the chains of binder events, oldest first
-	ext          Time                // the last external send
-	extTask      *task               // sends from outside the program (no "t")
+	tasks   map[traces.Sym]*task // running tasks: threads' own tasks and running events
+	threads map[traces.Sym]*thread
+	events  map[traces.Sym]*event // tracked events
+	queues  map[traces.Sym]*queue
+	handles map[traces.Sym]handle
+	forks   map[traces.Sym]Time // forked threads that have not begun
+	chains  []chain             // by Chain; chains[0] is unused
+	ext     Time                // the last external send
+	extTask *task               // sends from outside the program (no "t")
+
+	binderChains []Chain // the chains of binder events, oldest first (a looper's are in its thread)
 
 	// With the wide window: the signals not yet older than the window, in
 	// trace order, and the join of those that are (every later wait knows
