@@ -96,20 +96,6 @@ func (b *builder) learn(t Time) bool {
 	return grew
 }
 
-// each calls f with every nonzero chain and its clock, by chain.
-func (b *builder) each(f func(c Chain, k Clock)) {
-	for i, ch := range b.chunks {
-		if ch == nil {
-			continue
-		}
-		for j, k := range ch {
-			if k != 0 {
-				f(Chain(i<<chunkBits|j), k)
-			}
-		}
-	}
-}
-
 // joinEnds returns t joined with the ends of evs, in one pass: a block
 // that changes is copied once, not once per join.
 func (e *Engine) joinEnds(t Time, evs []*event) Time {

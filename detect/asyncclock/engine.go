@@ -45,10 +45,6 @@ type Config struct {
 	GCEvery int
 }
 
-// maxFIFOLevel is the deepest FIFO chain (thesis §4.2.2): events sent from
-// chains of this level go to greedy chains.
-const maxFIFOLevel = 3
-
 // Engine is the AsyncClock happens-before engine: it reads the operations
 // of one trace in order and gives each a logical time. See the package
 // documentation for how to use it.
@@ -67,9 +63,10 @@ type Engine struct {
 	forks   map[traces.Sym]Time // forked threads that have not begun
 	chains  []chain             // by Chain; chains[0] is unused
 	spans   []span              // by Chain: where its ATOMIC intervals are (see span)
-	fifo    map[uint64]Chain    // the FIFO chain of each parent chain<<32 | queue
 	ext     Time                // the last external send
 	extTask *task               // sends from outside the program (no "t")
+
+	binderChains []Chain // the chains of binder events, oldest first (a looper's are in its thread)
 
 	// With the wide window: the signals not yet older than the window, in
 	// trace order, and the join of those that are (every later wait knows
@@ -96,7 +93,6 @@ type Engine struct {
 	nextQueue     uint32
 	begins        int // event begins since the last collection
 	gcAt          int
-	scratch       []*event
 	pool          []*builder
 	atomicScratch []*event
 	stats         Stats
@@ -139,7 +135,6 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
 		spans:   make([]span, 1, 64),
-		fifo:    make(map[uint64]Chain),
 		gcAt:    4096,
 	}
 	if cfg.GCEvery > 0 {
@@ -188,7 +183,7 @@ type thread struct {
 	tc      Time // the time-window clock: what every later event of the thread knows
 	endJoin Time // ends of events, for LOOPEND (with tc and recent)
 
-	lastChain Chain // the chain of the last event it ran
+	chains []Chain // looper: the chains of its events, oldest first
 
 	atomicChains []Chain // looper: its chains that hold ATOMIC intervals
 
@@ -202,9 +197,7 @@ type chain struct {
 	own       bool    // a thread's own chain (or the external world's)
 	busy      bool    // its task (an event, or a thread) runs now
 	atomic    bool    // in its owner's atomicChains
-	level     uint8   // FIFO level (thesis §4.2.2): 0 for threads
 	last      Clock   // the last clock used
-	tail      *event  // the last event placed on it
 	intervals []interval
 }
 
@@ -459,9 +452,9 @@ func (e *Engine) forget(id traces.Sym) {
 	}
 }
 
-func (e *Engine) newChain(owner *thread, own bool, level uint8) Chain {
+func (e *Engine) newChain(owner *thread, own bool) Chain {
 	c := Chain(len(e.chains))
-	e.chains = append(e.chains, chain{owner: owner, own: own, level: level})
+	e.chains = append(e.chains, chain{owner: owner, own: own})
 	e.spans = append(e.spans, span{})
 	return c
 }
@@ -488,7 +481,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 		}
 	}
 	if c == 0 {
-		c = e.newChain(th, true, 0)
+		c = e.newChain(th, true)
 	}
 	ch := &e.chains[c]
 	ch.owner, ch.busy = th, true

@@ -11,7 +11,7 @@ import (
 // the program (external sends without "t"). Its chain orders them.
 func (e *Engine) externalTask() *task {
 	if e.extTask == nil {
-		c := e.newChain(nil, true, 0)
+		c := e.newChain(nil, true)
 		e.chains[c].last = 1
 		e.extTask = &task{st: Time{top: MakeEpoch(c, 1)}}
 	}
@@ -139,7 +139,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		b.learn(own)
 	}
 	th.own.published = true
-	w := walk{e: e, target: ev, mode: strict, b: b, preds: e.scratch[:0]}
+	w := walk{e: e, target: ev, mode: strict, b: b}
 	if ev.q.binder {
 		e.unpendBinder(ev)
 		if err := w.ipc(th); err != nil {
@@ -167,16 +167,15 @@ func (e *Engine) beginOp(op *traces.Op) error {
 			return err
 		}
 	}
-	c := e.place(ev, b, th, w.preds)
-	e.scratch = w.preds[:0]
+	c := e.place(ev, b)
 	ch := &e.chains[c]
 	k := ch.last + 1
-	ch.last, ch.tail, ch.busy = k, ev, true
+	ch.last, ch.busy = k, true
 	st := b.time(MakeEpoch(c, k))
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
 	ev.status = evRunning
-	th.running, th.lastChain = ev, c
+	th.running = ev
 	t := &task{id: ev.id, st: st, th: th, ev: ev}
 	e.tasks[ev.id] = t
 	e.at(t)
@@ -342,57 +341,34 @@ func (e *Engine) pruneAtFront(q *queue) {
 	q.af = q.af[n:]
 }
 
-// place chooses the chain of an event that starts with state st (thesis
-// §4.2.2): the chain its sender's chain last sent to its queue (FIFO
-// chain decomposition: events a chain sends to a queue are mostly ordered
-// one after the other), if that fits; else, greedily, the chain of the
-// last event its thread ran, of a predecessor, or any chain whose last
-// event its clock shows ended; else a new chain. runner is the thread that
-// runs it (nil for a removed event).
-func (e *Engine) place(ev *event, b *builder, runner *thread, preds []*event) Chain {
-	q := ev.q
-	owner := q.looper // nil for binder queues: ATOMIC does not look at their chains
-	ok := func(c Chain) bool {
-		ch := &e.chains[c]
-		return c != 0 && !ch.own && ch.owner == owner && !ch.busy && b.get(c) >= ch.last
+// place chooses the chain of an event whose start b holds: by first fit,
+// the oldest of its looper's chains (of the binder events' chains, for a
+// binder queue) whose last event the start knows has ended; else a new
+// chain. Chains are per looper so that ATOMIC finds a looper's intervals
+// on its own chains.
+//
+// First fit keeps the chains, and so the width of every clock, close to
+// the width of the order: the oldest chains take most events, and the
+// newer ones keep old tails that later events know. On
+// tracetest.App(100000, 1) the loopers' events take 362 chains, where no
+// decomposition into per-looper chains can take fewer than 304 (the
+// widths of the loopers' orders, summed); FIFO chain decomposition (thesis
+// §4.2.2: the events one chain sends to one queue on a chain of their
+// own) with a greedy fallback took 423 (docs/performance.md, "Width of
+// the happens-before order").
+func (e *Engine) place(ev *event, b *builder) Chain {
+	owner := ev.q.looper // nil for binder queues: ATOMIC does not look at their chains
+	list := &e.binderChains
+	if owner != nil {
+		list = &owner.chains
 	}
-	parent := ev.sendEpoch.Chain()
-	level := e.chains[parent].level
-	key := uint64(parent)<<32 | uint64(q.idx)
-	if level < maxFIFOLevel {
-		if c, found := e.fifo[key]; found && ok(c) {
+	for _, c := range *list {
+		if ch := &e.chains[c]; !ch.busy && b.get(c) >= ch.last {
 			return c
 		}
 	}
-	c := Chain(0)
-	switch {
-	case runner != nil && ok(runner.lastChain):
-		c = runner.lastChain
-	default:
-		for _, p := range preds {
-			if e.chains[p.chain].tail == p && ok(p.chain) {
-				c = p.chain
-				break
-			}
-		}
-		if c != 0 {
-			break
-		}
-		// Any chain whose last event the start knows has ended: it is in
-		// the start's clock with that event's end (first fit, as greedy
-		// chain decomposition does, among the chains the clock mentions).
-		b.each(func(d Chain, k Clock) {
-			if c == 0 && k == e.chains[d].last && ok(d) {
-				c = d
-			}
-		})
-		if c == 0 {
-			c = e.newChain(owner, false, min(level+1, maxFIFOLevel))
-		}
-	}
-	if level < maxFIFOLevel {
-		e.fifo[key] = c
-	}
+	c := e.newChain(owner, false)
+	*list = append(*list, c)
 	return c
 }
 
@@ -424,10 +400,10 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 			return err
 		}
 	}
-	c := e.place(p, b, nil, w.preds)
+	c := e.place(p, b)
 	ch := &e.chains[c]
 	k := ch.last + 1
-	ch.last, ch.tail = k, p
+	ch.last = k
 	st := b.time(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
 	p.begin, p.end = st, st

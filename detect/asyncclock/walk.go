@@ -36,7 +36,6 @@ type walk struct {
 	mode   walkMode
 	b      *builder // the time of the start being computed
 	outer  *walk    // the walk whose event needs target, a removed event
-	preds  []*event // the predecessors joined, for the choice of a chain
 	seen   map[*event]bool
 	// incomplete: a tentative walk met a predecessor that has not finished
 	incomplete bool
@@ -102,7 +101,6 @@ func (w *walk) pred(p *event, rule Rule) (bool, error) {
 		return false, nil
 	}
 	w.b.learn(*f)
-	w.preds = append(w.preds, p)
 	w.e.stats.PredsJoined++
 	return true, nil
 }
