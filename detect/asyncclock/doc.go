@@ -17,12 +17,12 @@
 //
 // The engine decomposes the trace's tasks into chains: each thread has a
 // chain (a thread that begins after one it knows has ended continues that
-// one's chain); events go on chains by FIFO chain decomposition (the
-// events one chain sends to one queue go one after the other on a chain of
-// their own, thesis §4.2.2) with a greedy first-fit fallback. Every
-// operation gets an [Epoch] — its chain and its clock on it, 8 bytes — and
-// a [Time], the vector clock of everything that happens before it. For an
-// operation α earlier in the trace than β:
+// one's chain); events go on their looper's chains by first fit (the
+// oldest chain whose last event the begin knows has ended), which stays
+// closer to the width of the order than the thesis's FIFO chain
+// decomposition (§4.2.2). Every operation gets an [Epoch] — its chain and
+// its clock on it, 8 bytes — and a [Time], the vector clock of everything
+// that happens before it. For an operation α earlier in the trace than β:
 //
 //	α ≺ β  ⇔  Time(β).Covers(Epoch(α))
 //

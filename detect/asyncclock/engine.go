@@ -45,10 +45,6 @@ type Config struct {
 	GCEvery int
 }
 
-// maxFIFOLevel is the deepest FIFO chain (thesis §4.2.2): events sent from
-// chains of this level go to greedy chains.
-const maxFIFOLevel = 3
-
 // Engine is the AsyncClock happens-before engine: it reads the operations
 // of one trace in order and gives each a logical time. See the package
 // documentation for how to use it.
@@ -66,9 +62,11 @@ type Engine struct {
 	handles map[traces.Sym]handle
 	forks   map[traces.Sym]Time // forked threads that have not begun
 	chains  []chain             // by Chain; chains[0] is unused
-	fifo    map[uint64]Chain    // the FIFO chain of each parent chain<<32 | queue
+	spans   []span              // by Chain: where its ATOMIC intervals are (see span)
 	ext     Time                // the last external send
 	extTask *task               // sends from outside the program (no "t")
+
+	binderChains []Chain // the chains of binder events, oldest first (a looper's are in its thread)
 
 	// With the wide window: the signals not yet older than the window, in
 	// trace order, and the join of those that are (every later wait knows
@@ -95,7 +93,6 @@ type Engine struct {
 	nextQueue     uint32
 	begins        int // event begins since the last collection
 	gcAt          int
-	scratch       []*event
 	pool          []*builder
 	atomicScratch []*event
 	stats         Stats
@@ -137,7 +134,7 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		handles: make(map[traces.Sym]handle),
 		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
-		fifo:    make(map[uint64]Chain),
+		spans:   make([]span, 1, 64),
 		gcAt:    4096,
 	}
 	if cfg.GCEvery > 0 {
@@ -180,14 +177,13 @@ type thread struct {
 	final   Time   // at thread_end, for joins
 	running *event // the event it runs now
 
-	// Ended events, in end order, not yet folded into the time-window clock;
-	// the first folded of them are in endJoin too.
+	// Ended events, in end order, not yet folded into the time-window
+	// clock (with the window, on a looper) or into endJoin.
 	recent  []*event
-	folded  int  // recent[:folded] are joined into endJoin
 	tc      Time // the time-window clock: what every later event of the thread knows
-	endJoin Time // ends of events, for LOOPEND (with tc and recent[folded:])
+	endJoin Time // ends of events, for LOOPEND (with tc and recent)
 
-	lastChain Chain // the chain of the last event it ran
+	chains []Chain // looper: the chains of its events, oldest first
 
 	atomicChains []Chain // looper: its chains that hold ATOMIC intervals
 
@@ -201,10 +197,25 @@ type chain struct {
 	own       bool    // a thread's own chain (or the external world's)
 	busy      bool    // its task (an event, or a thread) runs now
 	atomic    bool    // in its owner's atomicChains
-	level     uint8   // FIFO level (thesis §4.2.2): 0 for threads
 	last      Clock   // the last clock used
-	tail      *event  // the last event placed on it
 	intervals []interval
+}
+
+// span is the clocks of a chain its ATOMIC intervals cover, from the
+// first one's begin to the last one's end (both 0 if it has none): a point
+// whose clock of the chain is outside knows of no event there that began
+// and has not ended. The spans of all chains sit together, apart from the
+// chains, so that ATOMIC rules most chains out without touching them.
+type span struct{ lo, hi Clock }
+
+// setSpan updates c's span after its intervals changed.
+func (e *Engine) setSpan(c Chain) {
+	ivs := e.chains[c].intervals
+	if len(ivs) == 0 {
+		e.spans[c] = span{}
+		return
+	}
+	e.spans[c] = span{ivs[0].begin, ivs[len(ivs)-1].end}
 }
 
 // interval is an ended looper event on its chain, for ATOMIC: a point
@@ -441,9 +452,10 @@ func (e *Engine) forget(id traces.Sym) {
 	}
 }
 
-func (e *Engine) newChain(owner *thread, own bool, level uint8) Chain {
+func (e *Engine) newChain(owner *thread, own bool) Chain {
 	c := Chain(len(e.chains))
-	e.chains = append(e.chains, chain{owner: owner, own: own, level: level})
+	e.chains = append(e.chains, chain{owner: owner, own: own})
+	e.spans = append(e.spans, span{})
 	return c
 }
 
@@ -469,7 +481,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 		}
 	}
 	if c == 0 {
-		c = e.newChain(th, true, 0)
+		c = e.newChain(th, true)
 	}
 	ch := &e.chains[c]
 	ch.owner, ch.busy = th, true
@@ -494,9 +506,7 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	// LOOPEND: every event the thread ran ends before it does.
 	t.st.learn(th.tc)
 	t.st.learn(th.endJoin)
-	for _, ev := range th.recent[th.folded:] {
-		t.st.learn(ev.end)
-	}
+	t.st = e.joinEnds(t.st, th.recent)
 	th.ended = true
 	th.final = t.st
 	if e.wide {

@@ -11,7 +11,7 @@ import (
 // the program (external sends without "t"). Its chain orders them.
 func (e *Engine) externalTask() *task {
 	if e.extTask == nil {
-		c := e.newChain(nil, true, 0)
+		c := e.newChain(nil, true)
 		e.chains[c].last = 1
 		e.extTask = &task{st: Time{top: MakeEpoch(c, 1)}}
 	}
@@ -131,9 +131,15 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	b := e.builder()
 	defer e.putBuilder(b)
 	b.start(ev.send)
-	b.learn(th.own.st) // LOOPBEGIN: the thread's own ops so far
+	// LOOPBEGIN: the thread's own ops so far. A start that knows the own
+	// task's clock knows all its time: a task's time at a clock is
+	// published (by a send, fork, signal, begin or end) only as it is
+	// last, as the task moves to a new clock before it learns more.
+	if own := th.own.st; !b.covers(own.top) {
+		b.learn(own)
+	}
 	th.own.published = true
-	w := walk{e: e, target: ev, mode: strict, b: b, preds: e.scratch[:0]}
+	w := walk{e: e, target: ev, mode: strict, b: b}
 	if ev.q.binder {
 		e.unpendBinder(ev)
 		if err := w.ipc(th); err != nil {
@@ -161,16 +167,15 @@ func (e *Engine) beginOp(op *traces.Op) error {
 			return err
 		}
 	}
-	c := e.place(ev, b, th, w.preds)
-	e.scratch = w.preds[:0]
+	c := e.place(ev, b)
 	ch := &e.chains[c]
 	k := ch.last + 1
-	ch.last, ch.tail, ch.busy = k, ev, true
+	ch.last, ch.busy = k, true
 	st := b.time(MakeEpoch(c, k))
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
 	ev.status = evRunning
-	th.running, th.lastChain = ev, c
+	th.running = ev
 	t := &task{id: ev.id, st: st, th: th, ev: ev}
 	e.tasks[ev.id] = t
 	e.at(t)
@@ -208,6 +213,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 	if th.kind == traces.Looper {
 		ch := &e.chains[ev.chain]
 		ch.intervals = append(ch.intervals, interval{begin: ev.beginClock, end: ev.endClock, ev: ev})
+		e.setSpan(ev.chain)
 		ev.refs++
 		if !ch.atomic {
 			ch.atomic = true
@@ -216,18 +222,16 @@ func (e *Engine) endOp(op *traces.Op) error {
 	}
 	th.recent = append(th.recent, ev)
 	ev.refs++
-	if e.window == 0 || th.kind != traces.Looper {
-		if len(th.recent) >= 64 { // LOOPEND needs only their join
-			th.endJoin = e.joinEnds(th.endJoin, th.recent)
-			for _, p := range th.recent {
-				e.release(p)
-			}
-			clear(th.recent)
-			th.recent = th.recent[:0]
+	// LOOPEND needs only the join of the ended events. With the window, a
+	// looper's recent events wait to be folded into its window clock,
+	// which LOOPEND learns with those not folded yet (threadEnd).
+	if (e.window == 0 || th.kind != traces.Looper) && len(th.recent) >= 64 {
+		th.endJoin = e.joinEnds(th.endJoin, th.recent)
+		for _, p := range th.recent {
+			e.release(p)
 		}
-	} else if n := len(th.recent) - th.folded; n >= 64 {
-		th.endJoin = e.joinEnds(th.endJoin, th.recent[th.folded:])
-		th.folded = len(th.recent)
+		clear(th.recent)
+		th.recent = th.recent[:0]
 	}
 	if ev.q.binder {
 		e.endBinder(th, ev)
@@ -255,7 +259,6 @@ func (e *Engine) fold(th *thread) {
 	}
 	clear(th.recent[:n])
 	th.recent = th.recent[n:]
-	th.folded = max(0, th.folded-n)
 	if cap(th.recent) > 64 && len(th.recent) < cap(th.recent)/4 {
 		th.recent = slices.Clone(th.recent)
 	}
@@ -267,6 +270,7 @@ func (e *Engine) dropInterval(ev *event) {
 	for i, iv := range ch.intervals {
 		if iv.ev == ev {
 			ch.intervals = append(ch.intervals[:i], ch.intervals[i+1:]...)
+			e.setSpan(ev.chain)
 			e.release(ev)
 			return
 		}
@@ -337,57 +341,34 @@ func (e *Engine) pruneAtFront(q *queue) {
 	q.af = q.af[n:]
 }
 
-// place chooses the chain of an event that starts with state st (thesis
-// §4.2.2): the chain its sender's chain last sent to its queue (FIFO
-// chain decomposition: events a chain sends to a queue are mostly ordered
-// one after the other), if that fits; else, greedily, the chain of the
-// last event its thread ran, of a predecessor, or any chain whose last
-// event its clock shows ended; else a new chain. runner is the thread that
-// runs it (nil for a removed event).
-func (e *Engine) place(ev *event, b *builder, runner *thread, preds []*event) Chain {
-	q := ev.q
-	owner := q.looper // nil for binder queues: ATOMIC does not look at their chains
-	ok := func(c Chain) bool {
-		ch := &e.chains[c]
-		return c != 0 && !ch.own && ch.owner == owner && !ch.busy && b.get(c) >= ch.last
+// place chooses the chain of an event whose start b holds: by first fit,
+// the oldest of its looper's chains (of the binder events' chains, for a
+// binder queue) whose last event the start knows has ended; else a new
+// chain. Chains are per looper so that ATOMIC finds a looper's intervals
+// on its own chains.
+//
+// First fit keeps the chains, and so the width of every clock, close to
+// the width of the order: the oldest chains take most events, and the
+// newer ones keep old tails that later events know. On
+// tracetest.App(100000, 1) the loopers' events take 362 chains, where no
+// decomposition into per-looper chains can take fewer than 304 (the
+// widths of the loopers' orders, summed); FIFO chain decomposition (thesis
+// §4.2.2: the events one chain sends to one queue on a chain of their
+// own) with a greedy fallback took 423 (docs/performance.md, "Width of
+// the happens-before order").
+func (e *Engine) place(ev *event, b *builder) Chain {
+	owner := ev.q.looper // nil for binder queues: ATOMIC does not look at their chains
+	list := &e.binderChains
+	if owner != nil {
+		list = &owner.chains
 	}
-	parent := ev.sendEpoch.Chain()
-	level := e.chains[parent].level
-	key := uint64(parent)<<32 | uint64(q.idx)
-	if level < maxFIFOLevel {
-		if c, found := e.fifo[key]; found && ok(c) {
+	for _, c := range *list {
+		if ch := &e.chains[c]; !ch.busy && b.get(c) >= ch.last {
 			return c
 		}
 	}
-	c := Chain(0)
-	switch {
-	case runner != nil && ok(runner.lastChain):
-		c = runner.lastChain
-	default:
-		for _, p := range preds {
-			if e.chains[p.chain].tail == p && ok(p.chain) {
-				c = p.chain
-				break
-			}
-		}
-		if c != 0 {
-			break
-		}
-		// Any chain whose last event the start knows has ended: it is in
-		// the start's clock with that event's end (first fit, as greedy
-		// chain decomposition does, among the chains the clock mentions).
-		b.each(func(d Chain, k Clock) {
-			if c == 0 && k == e.chains[d].last && ok(d) {
-				c = d
-			}
-		})
-		if c == 0 {
-			c = e.newChain(owner, false, min(level+1, maxFIFOLevel))
-		}
-	}
-	if level < maxFIFOLevel {
-		e.fifo[key] = c
-	}
+	c := e.newChain(owner, false)
+	*list = append(*list, c)
 	return c
 }
 
@@ -419,10 +400,10 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 			return err
 		}
 	}
-	c := e.place(p, b, nil, w.preds)
+	c := e.place(p, b)
 	ch := &e.chains[c]
 	k := ch.last + 1
-	ch.last, ch.tail = k, p
+	ch.last = k
 	st := b.time(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
 	p.begin, p.end = st, st

@@ -250,6 +250,7 @@ func (e *Engine) heirless() {
 			}
 			clear(ch.intervals[len(kept):])
 			ch.intervals = kept
+			e.setSpan(c)
 		}
 	}
 }

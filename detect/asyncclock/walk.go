@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -34,7 +36,6 @@ type walk struct {
 	mode   walkMode
 	b      *builder // the time of the start being computed
 	outer  *walk    // the walk whose event needs target, a removed event
-	preds  []*event // the predecessors joined, for the choice of a chain
 	seen   map[*event]bool
 	// incomplete: a tentative walk met a predecessor that has not finished
 	incomplete bool
@@ -100,7 +101,6 @@ func (w *walk) pred(p *event, rule Rule) (bool, error) {
 		return false, nil
 	}
 	w.b.learn(*f)
-	w.preds = append(w.preds, p)
 	w.e.stats.PredsJoined++
 	return true, nil
 }
@@ -325,19 +325,22 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 	var cur [numCats]int
 	for c := range numCats {
 		cur[c] = -1
-		if open&c.bit() == 0 || start < 0 {
-			continue
-		}
-		if x := &l.entries[start]; x.cat == c {
-			cur[c] = start
-		} else if x.prev[c] > 0 {
-			cur[c] = start - int(x.prev[c])
+	}
+	if start >= 0 {
+		x := &l.entries[start]
+		for m := open; m != 0; m &= m - 1 {
+			c := cat(bits.TrailingZeros8(m))
+			if x.cat == c {
+				cur[c] = start
+			} else if x.prev[c] > 0 {
+				cur[c] = start - int(x.prev[c])
+			}
 		}
 	}
 	for {
 		c, i := cat(0), -1
-		for d := range numCats {
-			if open&d.bit() != 0 && cur[d] > i {
+		for m := open; m != 0; m &= m - 1 { // the categories still open
+			if d := cat(bits.TrailingZeros8(m)); cur[d] > i {
 				c, i = d, cur[d]
 			}
 		}
@@ -507,34 +510,35 @@ func (w *walk) atomic(th *thread) (bool, error) {
 	changed := false
 	for {
 		found := e.atomicScratch[:0]
-		kept := th.atomicChains[:0]
+		stale := false // a chain left without intervals, or of another thread
 		for _, c := range th.atomicChains {
-			ch := &e.chains[c]
-			if len(ch.intervals) == 0 || ch.owner != th {
-				ch.atomic = false
+			sp := e.spans[c]
+			if sp.hi == 0 {
+				stale = true
 				continue
 			}
-			kept = append(kept, c)
-			ivs := ch.intervals
 			k := w.b.get(c)
-			if k < ivs[0].begin || k >= ivs[len(ivs)-1].end {
+			if k < sp.lo || k >= sp.hi {
 				continue // knows none of their begins, or all of their ends
 			}
-			lo, hi := 0, len(ivs) // the last interval that begins at or before k
-			for lo < hi {
-				m := int(uint(lo+hi) >> 1)
-				if ivs[m].begin <= k {
-					lo = m + 1
-				} else {
-					hi = m
-				}
+			ch := &e.chains[c]
+			if ch.owner != th { // (never, as a chain's events run on its owner)
+				stale = true
+				continue
 			}
-			if iv := &ivs[lo-1]; k < iv.end && iv.ev != w.target {
+			if iv := lastBegun(ch.intervals, k); k < iv.end && iv.ev != w.target {
 				found = append(found, iv.ev)
 			}
 		}
-		clear(th.atomicChains[len(kept):])
-		th.atomicChains = kept
+		if stale {
+			th.atomicChains = slices.DeleteFunc(th.atomicChains, func(c Chain) bool {
+				drop := e.spans[c].hi == 0 || e.chains[c].owner != th
+				if drop {
+					e.chains[c].atomic = false
+				}
+				return drop
+			})
+		}
 		e.atomicScratch = found[:0]
 		added := false
 		for _, p := range found {
@@ -549,6 +553,29 @@ func (w *walk) atomic(th *thread) (bool, error) {
 		}
 		changed = true
 	}
+}
+
+// lastBegun returns the last of ivs (sorted, not empty) that begins at or
+// before k, which its first one does. A point usually knows the recent
+// events of a chain, so it searches back from the last interval, in steps
+// that double, and then between the last two it probed.
+func lastBegun(ivs []interval, k Clock) *interval {
+	hi := len(ivs) // ivs[hi:] begin after k
+	lo := hi - 1
+	for step := 1; ivs[lo].begin > k; step *= 2 {
+		hi = lo
+		lo = max(0, lo-step)
+	}
+	// ivs[lo] begins at or before k; ivs[hi:] after it.
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if ivs[m].begin <= k {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return &ivs[lo]
 }
 
 // ipc applies the binder rules at the begin of the walk's event on binder
