@@ -648,10 +648,7 @@ func isASCII(b []byte) bool {
 // block. A block costs one lookup per distinct string.
 func (d *lctDecoder) internAll() {
 	d.gen = d.syms.Generation()
-	d.symMap = append(d.symMap[:0], NoSym)
-	for _, sp := range d.strs[1:] {
-		d.symMap = append(d.symMap, d.syms.InternBytes(d.raw[sp.start:sp.end]))
-	}
+	d.symMap = d.syms.internSpans(d.raw, d.strs[1:], append(d.symMap[:0], NoSym))
 	if !d.careful {
 		d.fastEnd = len(d.raw) - lctFastWindow
 	}

@@ -38,7 +38,10 @@ type Symbols struct {
 	// hash than these, never hashes a string again.
 	slots []uint64
 	seed  maphash.Seed
-	gen   uint64
+	// touched keeps the slots internSpans loads ahead of its probes, so
+	// that the compiler does not drop the loads; its value means nothing.
+	touched uint64
+	gen     uint64
 }
 
 const (
@@ -105,6 +108,42 @@ func (t *Symbols) InternBytes(b []byte) Sym {
 		return t.add(t.addLong(string(b)), h, slot)
 	}
 	return t.add(t.copyShort(b), h, slot)
+}
+
+// internSpans appends to out the Syms of the strings raw[sp.start:sp.end]
+// for each of spans (none of them empty), as InternBytes would, in order.
+// It hashes a group of strings and loads their first slots before it
+// probes for any of them, so that the cache misses of a group's probes
+// (most strings of a block are new, and their slots are anywhere in the
+// table) overlap instead of coming one after the other.
+func (t *Symbols) internSpans(raw []byte, spans []strSpan, out []Sym) []Sym {
+	const group = 32
+	var hs [group]uint64
+	for len(spans) > 0 {
+		g := spans[:min(group, len(spans))]
+		spans = spans[len(g):]
+		mask := uint64(len(t.slots) - 1)
+		var touch uint64
+		for i, sp := range g {
+			hs[i] = maphash.Bytes(t.seed, raw[sp.start:sp.end])
+			touch |= t.slots[hs[i]&mask]
+		}
+		t.touched |= touch
+		for i, sp := range g {
+			b := raw[sp.start:sp.end]
+			h := hs[i]
+			y, slot := t.find(unsafe.String(unsafe.SliceData(b), len(b)), h)
+			if y == NoSym {
+				if len(b) > arenaMaxString {
+					y = t.add(t.addLong(string(b)), h, slot)
+				} else {
+					y = t.add(t.copyShort(b), h, slot)
+				}
+			}
+			out = append(out, y)
+		}
+	}
+	return out
 }
 
 // copyShort copies b (at most arenaMaxString bytes) into the arena and

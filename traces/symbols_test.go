@@ -121,3 +121,42 @@ func BenchmarkIntern(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/string")
 	})
 }
+
+// TestInternSpans checks that interning a block's strings in groups
+// issues the Syms that interning them one by one does, in the same
+// order: through repeats within and across groups, long strings, and the
+// growth of the table in the middle of a group.
+func TestInternSpans(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	groups, one := NewSymbols(), NewSymbols()
+	for block := range 200 {
+		var raw []byte
+		var spans []strSpan
+		for range 1 + rng.IntN(300) {
+			var s string
+			switch rng.IntN(4) {
+			case 0: // a string of an earlier block, or of this one
+				s = "r" + strconv.Itoa(rng.IntN(500))
+			case 1:
+				s = strings.Repeat("l", arenaMaxString+rng.IntN(3))
+			default:
+				s = "b" + strconv.Itoa(block) + "." + strconv.Itoa(rng.IntN(1000))
+			}
+			spans = append(spans, strSpan{uint32(len(raw)), uint32(len(raw) + len(s))})
+			raw = append(raw, s...)
+		}
+		got := groups.internSpans(raw, spans, []Sym{NoSym})
+		if got[0] != NoSym || len(got) != len(spans)+1 {
+			t.Fatalf("block %d: internSpans returned %d Syms for %d strings, first %d", block, len(got), len(spans), got[0])
+		}
+		for i, sp := range spans {
+			want := one.InternBytes(raw[sp.start:sp.end])
+			if got[i+1] != want {
+				t.Fatalf("block %d, string %d (%q): Sym %d, one by one %d", block, i, raw[sp.start:sp.end], got[i+1], want)
+			}
+			if s := groups.String(got[i+1]); s != string(raw[sp.start:sp.end]) {
+				t.Fatalf("block %d, string %d: Sym %d is %q", block, i, got[i+1], s)
+			}
+		}
+	}
+}
