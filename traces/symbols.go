@@ -104,6 +104,11 @@ func (t *Symbols) InternBytes(b []byte) Sym {
 	if y != NoSym {
 		return y
 	}
+	return t.addBytes(b, h, slot)
+}
+
+// addBytes adds b, a new string of hash h whose place in slots is slot.
+func (t *Symbols) addBytes(b []byte, h uint64, slot int) Sym {
 	if len(b) > arenaMaxString {
 		return t.add(t.addLong(string(b)), h, slot)
 	}
@@ -134,11 +139,7 @@ func (t *Symbols) internSpans(raw []byte, spans []strSpan, out []Sym) []Sym {
 			h := hs[i]
 			y, slot := t.find(unsafe.String(unsafe.SliceData(b), len(b)), h)
 			if y == NoSym {
-				if len(b) > arenaMaxString {
-					y = t.add(t.addLong(string(b)), h, slot)
-				} else {
-					y = t.add(t.copyShort(b), h, slot)
-				}
+				y = t.addBytes(b, h, slot)
 			}
 			out = append(out, y)
 		}

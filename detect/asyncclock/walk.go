@@ -522,7 +522,7 @@ func (w *walk) atomic(th *thread) (bool, error) {
 				continue // knows none of their begins, or all of their ends
 			}
 			ch := &e.chains[c]
-			if ch.owner != th { // (never, as a chain's events run on its owner)
+			if ch.owner != th { // placed for its queue's looper, not for th, which ran it
 				stale = true
 				continue
 			}
