@@ -514,8 +514,11 @@ const recentEvents = 1 << 10
 func (x *explainer) reached(e *xEvent) {
 	d := x.nodes[e.endNode].dist
 	if e.q.binder {
-		if e.th != nil { // a removed binder event orders nothing
-			e.th.byDist = addByDist(e.th.byDist, d, e)
+		if th := e.th; th != nil { // a removed binder event orders nothing
+			th.byDist = addByDist(th.byDist, d, e)
+			if th.ends < 0 || d < x.nodes[th.ends].dist { // LOOPEND holds for binder threads too
+				th.ends = e.endNode
+			}
 		}
 		return
 	}

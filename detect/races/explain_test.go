@@ -228,7 +228,8 @@ func TestExplainGolden(t *testing.T) {
 		{"window", asyncclock.DefaultWindow, [][2]string{{"A", "B"}}},
 		{"window", 0, [][2]string{{"A", "B"}}},
 		// The wide window: a signal and a wait on another handle, a
-		// thread's end and another's begin, more than the window apart.
+		// thread's end and another's begin, more than the window apart
+		// (X and Y run on a binder thread).
 		{"wide", asyncclock.DefaultWindow, [][2]string{{"X", "Z"}, {"X", "B"}}},
 		{"wide", 0, [][2]string{{"X", "Z"}, {"X", "B"}}},
 		// Removed events, ATFRONT, Table 3.1, a pending event.
