@@ -168,6 +168,9 @@ type task struct {
 	published bool    // its current clock was made known to others: tick before its next op
 }
 
+// learn makes t know what u knows.
+func (t *task) learn(u Time) { t.st = t.st.joinAs(u, true) }
+
 // thread is a thread of the trace.
 type thread struct {
 	id      traces.Sym
@@ -504,8 +507,8 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th := t.th
 	// LOOPEND: every event the thread ran ends before it does.
-	t.st.learn(th.tc)
-	t.st.learn(th.endJoin)
+	t.learn(th.tc)
+	t.learn(th.endJoin)
 	t.st = e.joinEnds(t.st, th.recent)
 	th.ended = true
 	th.final = t.st
@@ -538,7 +541,7 @@ func (e *Engine) join(op *traces.Op) error {
 	if th == nil || !th.ended {
 		return e.invalid(op, "join of thread %s, which has not ended", e.name(op.Thread))
 	}
-	t.st.learn(th.final)
+	t.learn(th.final)
 	if err := e.atomicAt(t); err != nil {
 		return err
 	}
@@ -574,14 +577,14 @@ func (e *Engine) wait(op *traces.Op) error {
 	}
 	learned := false
 	if h, ok := e.handles[op.Name]; ok {
-		t.st.learn(h.t)
+		t.learn(h.t)
 		learned = true
 	}
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.
 		e.oldSignals = e.age(&e.signals, e.oldSignals)
 		if adds(t.st, e.oldSignals, 0) {
-			t.st.learn(e.oldSignals)
+			t.learn(e.oldSignals)
 			learned = true
 		}
 	}
@@ -660,7 +663,7 @@ func (e *Engine) atomicAt(t *task) error {
 	w := walk{e: e, target: t.ev, mode: strict, b: b}
 	changed, err := w.atomic(t.th)
 	if changed {
-		t.st = b.time(t.st.top)
+		t.st = b.timeOf(t.st.top)
 	}
 	return err
 }

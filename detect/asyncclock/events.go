@@ -42,7 +42,7 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 	}
 	if op.External { // EXTERNAL: every earlier external send happens before this one
-		t.st.learn(e.ext)
+		t.learn(e.ext)
 		if err := e.atomicAt(t); err != nil {
 			return err
 		}
@@ -171,7 +171,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	ch := &e.chains[c]
 	k := ch.last + 1
 	ch.last, ch.busy = k, true
-	st := b.time(MakeEpoch(c, k))
+	st := b.timeOf(MakeEpoch(c, k))
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
 	ev.status = evRunning
@@ -404,7 +404,7 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	ch := &e.chains[c]
 	k := ch.last + 1
 	ch.last = k
-	st := b.time(MakeEpoch(c, k))
+	st := b.timeOf(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
 	p.begin, p.end = st, st
 	p.endTS = e.ts
