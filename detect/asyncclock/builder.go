@@ -10,25 +10,31 @@ type builder struct {
 	chunks []*chunk
 	owned  []bool // chunks[i] was made by this builder and no Time holds it yet
 	known  []bool // learnVector's scratch
+	// top is one more component, as in a Time: the start's top, which
+	// goes into the vector only if the time built has another top (a
+	// task's joins keep it, and copy no block for it).
+	top Epoch
 }
 
-// start makes b hold t (its top included, as an ordinary component).
+// start makes b hold t.
 func (b *builder) start(t Time) {
 	b.chunks = append(b.chunks[:0], t.chunks...)
 	b.owned = b.owned[:0]
 	for range b.chunks {
 		b.owned = append(b.owned, false)
 	}
-	if t.top != 0 {
-		b.raise(t.top.Chain(), t.top.Clock())
-	}
+	b.top = t.top
 }
 
 func (b *builder) get(c Chain) Clock {
+	k := Clock(0)
 	if i := int(c >> chunkBits); i < len(b.chunks) && b.chunks[i] != nil {
-		return b.chunks[i].clocks[c&(chunkSize-1)]
+		k = b.chunks[i].clocks[c&(chunkSize-1)]
 	}
-	return 0
+	if b.top != 0 && b.top.Chain() == c {
+		k = max(k, b.top.Clock())
+	}
+	return k
 }
 
 func (b *builder) covers(e Epoch) bool { return e.Clock() <= b.get(e.Chain()) }
@@ -135,6 +141,21 @@ func (e *Engine) joinAll(t Time, n int, at func(i int) Time) Time {
 // time returns what b holds, with top as its own component (0: none).
 // The blocks become shared: b stops writing them.
 func (b *builder) time(top Epoch) Time {
+	b.settle(top)
+	return b.share(top)
+}
+
+// settle puts b's own top into the vector unless the time built keeps
+// it as its top (on the same chain).
+func (b *builder) settle(top Epoch) {
+	if old := b.top; old != 0 && (top == 0 || old.Chain() != top.Chain()) {
+		b.top = 0
+		b.raise(old.Chain(), old.Clock())
+	}
+}
+
+// share returns what b holds, settled, with top.
+func (b *builder) share(top Epoch) Time {
 	n := len(b.chunks)
 	for n > 0 && b.chunks[n-1] == nil {
 		n--
@@ -153,12 +174,13 @@ func (b *builder) time(top Epoch) Time {
 // holds now, and every time that covers p learned it, as a task's time at
 // a clock is published only as it is last (see Engine.beginOp).
 func (b *builder) timeOf(p Epoch) Time {
+	b.settle(p)
 	for i, owned := range b.owned {
 		if owned {
 			b.chunks[i].at = p
 		}
 	}
-	return b.time(p)
+	return b.share(p)
 }
 
 // anyAbove reports whether some clock of u is above t's, or (rarely)

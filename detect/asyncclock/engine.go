@@ -168,8 +168,19 @@ type task struct {
 	published bool    // its current clock was made known to others: tick before its next op
 }
 
-// learn makes t know what u knows.
-func (t *task) learn(u Time) { t.st = t.st.joinAs(u, true) }
+// learn makes task t know what u knows.
+func (e *Engine) learn(t *task, u Time) {
+	b := e.builder()
+	t.st = t.st.joinIn(b, u, true)
+	e.putBuilder(b)
+}
+
+// joinTimes returns t ⊔ u (see Time.join) with a builder of the pool.
+func (e *Engine) joinTimes(t, u Time) Time {
+	b := e.builder()
+	defer e.putBuilder(b)
+	return t.joinIn(b, u, false)
+}
 
 // thread is a thread of the trace.
 type thread struct {
@@ -472,7 +483,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	delete(e.forks, id)
 	if e.wide {
 		e.oldThreadEnds = e.age(&e.threadEnds, e.oldThreadEnds)
-		st.learn(e.oldThreadEnds) // WINDOW
+		st = e.joinTimes(st, e.oldThreadEnds) // WINDOW
 	}
 	// The chain of a thread that ended before this one began, if any
 	// (greedy chain decomposition); else a new chain.
@@ -507,8 +518,8 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th := t.th
 	// LOOPEND: every event the thread ran ends before it does.
-	t.learn(th.tc)
-	t.learn(th.endJoin)
+	e.learn(t, th.tc)
+	e.learn(t, th.endJoin)
 	t.st = e.joinEnds(t.st, th.recent)
 	th.ended = true
 	th.final = t.st
@@ -541,7 +552,7 @@ func (e *Engine) join(op *traces.Op) error {
 	if th == nil || !th.ended {
 		return e.invalid(op, "join of thread %s, which has not ended", e.name(op.Thread))
 	}
-	t.learn(th.final)
+	e.learn(t, th.final)
 	if err := e.atomicAt(t); err != nil {
 		return err
 	}
@@ -558,7 +569,7 @@ func (e *Engine) signal(op *traces.Op) error {
 	if h.t.top == 0 && h.t.chunks == nil {
 		h.t = t.st // a handle's first signal: share the time as it is
 	} else {
-		h.t.learn(t.st)
+		h.t = e.joinTimes(h.t, t.st)
 	}
 	h.ts = e.ts
 	e.handles[op.Name] = h
@@ -577,14 +588,14 @@ func (e *Engine) wait(op *traces.Op) error {
 	}
 	learned := false
 	if h, ok := e.handles[op.Name]; ok {
-		t.learn(h.t)
+		e.learn(t, h.t)
 		learned = true
 	}
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.
 		e.oldSignals = e.age(&e.signals, e.oldSignals)
 		if adds(t.st, e.oldSignals, 0) {
-			t.learn(e.oldSignals)
+			e.learn(t, e.oldSignals)
 			learned = true
 		}
 	}

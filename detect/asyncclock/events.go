@@ -42,7 +42,7 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 	}
 	if op.External { // EXTERNAL: every earlier external send happens before this one
-		t.learn(e.ext)
+		e.learn(t, e.ext)
 		if err := e.atomicAt(t); err != nil {
 			return err
 		}

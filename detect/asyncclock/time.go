@@ -155,7 +155,6 @@ func (t Time) with(top Epoch) Time {
 	if t.top != 0 && t.top.Chain() != top.Chain() && t.vget(t.top.Chain()) < t.top.Clock() {
 		var b builder
 		b.start(t)
-		b.raise(t.top.Chain(), t.top.Clock())
 		t = b.time(0)
 	}
 	t.top = top
@@ -164,12 +163,15 @@ func (t Time) with(top Epoch) Time {
 
 // join returns t ⊔ u, keeping t's top (raised to u's clock of its chain).
 // It allocates only when u adds something t does not have.
-func (t Time) join(u Time) Time { return t.joinAs(u, false) }
+func (t Time) join(u Time) Time {
+	var b builder
+	return t.joinIn(&b, u, false)
+}
 
-// joinAs is join; point says that t is the time of its top, a point no
-// other time knows yet (a task's current time), and so is the result:
-// its new blocks then record that point (builder.timeOf).
-func (t Time) joinAs(u Time, point bool) Time {
+// joinIn is join, computed in b. point says that t is the time of its
+// top, a point no other time knows yet (a task's current time), and so
+// is the result: its new blocks then record that point (builder.timeOf).
+func (t Time) joinIn(b *builder, u Time, point bool) Time {
 	top, extra := t.top, u.top
 	if top != 0 {
 		if k := u.Get(top.Chain()); k > top.Clock() {
@@ -185,7 +187,6 @@ func (t Time) joinAs(u Time, point bool) Time {
 	}
 	// The builder starts from t as it was: what it knows before the join
 	// must not include what it learns from u (builder.learnVector).
-	var b builder
 	b.start(t)
 	b.learnVector(u)
 	if extra != 0 {

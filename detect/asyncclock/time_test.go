@@ -68,6 +68,14 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 			publish(c)
 		}
 		var pool []*builder
+		getBuilder := func() *builder {
+			if n := len(pool); n > 0 && r.IntN(2) == 0 {
+				b := pool[n-1] // builders are reused
+				pool = pool[:n-1]
+				return b
+			}
+			return &builder{}
+		}
 		for step := range 3000 {
 			c := 1 + r.IntN(nChains)
 			switch r.IntN(5) {
@@ -75,7 +83,9 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 				publish(c)
 			case 1: // a task learns (a wait, a join)
 				u := pick()
-				tasks[c].learn(u.t)
+				b := getBuilder()
+				tasks[c].st = tasks[c].st.joinIn(b, u.t, true) // as Engine.learn
+				pool = append(pool, b)
 				plain[c] = join(plain[c], u.plain)
 				check(step, "learn", tasks[c].st, plain[c])
 			case 2: // a handle learns a signal
@@ -91,12 +101,7 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 				check(step, "handle", h.t, h.plain)
 			case 3: // a new point on chain c, from a start that knows its last one
 				publish(c)
-				var b *builder
-				if n := len(pool); n > 0 && r.IntN(2) == 0 {
-					b, pool = pool[n-1], pool[:n-1] // builders are reused
-				} else {
-					b = &builder{}
-				}
+				b := getBuilder()
 				start := published[len(published)-1]
 				b.start(start.t)
 				want := start.plain
