@@ -95,6 +95,7 @@ type Engine struct {
 	gcAt          int
 	pool          []*builder
 	atomicScratch []*event
+	beginWalk     walk // the walk of the begin being stepped, kept so that it is not allocated per begin
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -293,6 +294,7 @@ type event struct {
 	end        Time    // at end(E), or run(E)
 	endTS      float64 // trace time at its end, or when run(E) was resolved
 
+	run      task  // its task while it runs, allocated with it
 	refs     int32 // the engine's structures that hold it
 	absorbed bool  // folded into its thread's time-window clock
 	afJoin   *Time // at-front events: the join of the ends of the same list's at-front events up to this one

@@ -139,7 +139,9 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		b.learn(own)
 	}
 	th.own.published = true
-	w := walk{e: e, target: ev, mode: strict, b: b}
+	w := &e.beginWalk
+	*w = walk{e: e, target: ev, mode: strict, b: b}
+	defer func() { *w = walk{} }()
 	if ev.q.binder {
 		e.unpendBinder(ev)
 		if err := w.ipc(th); err != nil {
@@ -176,7 +178,8 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	ev.begin = st
 	ev.status = evRunning
 	th.running = ev
-	t := &task{id: ev.id, st: st, th: th, ev: ev}
+	t := &ev.run
+	*t = task{id: ev.id, st: st, th: th, ev: ev}
 	e.tasks[ev.id] = t
 	e.at(t)
 	if e.begins++; e.begins&255 == 1 {
@@ -209,6 +212,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 	e.chains[ev.chain].busy = false
 	e.at(t)
 	e.forget(ev.id)
+	ev.run = task{} // its time is ev.end's, which goes when ev is reclaimed
 	th.running = nil
 	if th.kind == traces.Looper {
 		ch := &e.chains[ev.chain]
