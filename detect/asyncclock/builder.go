@@ -10,31 +10,31 @@ type builder struct {
 	chunks []*chunk
 	owned  []bool // chunks[i] was made by this builder and no Time holds it yet
 	known  []bool // learnVector's scratch
-	// top is one more component, as in a Time: the start's top, which
-	// goes into the vector only if the time built has another top (a
-	// task's joins keep it, and copy no block for it).
-	top Epoch
 }
 
-// start makes b hold t.
+// start makes b hold t (its top included, as an ordinary component).
 func (b *builder) start(t Time) {
+	b.startVector(t)
+	if t.top != 0 {
+		b.raise(t.top.Chain(), t.top.Clock())
+	}
+}
+
+// startVector makes b hold t's vector, without its top: for a time that
+// will have a top on the same chain (a task's), whose block needs no copy.
+func (b *builder) startVector(t Time) {
 	b.chunks = append(b.chunks[:0], t.chunks...)
 	b.owned = b.owned[:0]
 	for range b.chunks {
 		b.owned = append(b.owned, false)
 	}
-	b.top = t.top
 }
 
 func (b *builder) get(c Chain) Clock {
-	k := Clock(0)
 	if i := int(c >> chunkBits); i < len(b.chunks) && b.chunks[i] != nil {
-		k = b.chunks[i].clocks[c&(chunkSize-1)]
+		return b.chunks[i].clocks[c&(chunkSize-1)]
 	}
-	if b.top != 0 && b.top.Chain() == c {
-		k = max(k, b.top.Clock())
-	}
-	return k
+	return 0
 }
 
 func (b *builder) covers(e Epoch) bool { return e.Clock() <= b.get(e.Chain()) }
@@ -141,21 +141,6 @@ func (e *Engine) joinAll(t Time, n int, at func(i int) Time) Time {
 // time returns what b holds, with top as its own component (0: none).
 // The blocks become shared: b stops writing them.
 func (b *builder) time(top Epoch) Time {
-	b.settle(top)
-	return b.share(top)
-}
-
-// settle puts b's own top into the vector unless the time built keeps
-// it as its top (on the same chain).
-func (b *builder) settle(top Epoch) {
-	if old := b.top; old != 0 && (top == 0 || old.Chain() != top.Chain()) {
-		b.top = 0
-		b.raise(old.Chain(), old.Clock())
-	}
-}
-
-// share returns what b holds, settled, with top.
-func (b *builder) share(top Epoch) Time {
 	n := len(b.chunks)
 	for n > 0 && b.chunks[n-1] == nil {
 		n--
@@ -174,13 +159,12 @@ func (b *builder) share(top Epoch) Time {
 // holds now, and every time that covers p learned it, as a task's time at
 // a clock is published only as it is last (see Engine.beginOp).
 func (b *builder) timeOf(p Epoch) Time {
-	b.settle(p)
 	for i, owned := range b.owned {
 		if owned {
 			b.chunks[i].at = p
 		}
 	}
-	return b.share(p)
+	return b.time(p)
 }
 
 // anyAbove reports whether some clock of u is above t's, or (rarely)

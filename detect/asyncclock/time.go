@@ -155,6 +155,7 @@ func (t Time) with(top Epoch) Time {
 	if t.top != 0 && t.top.Chain() != top.Chain() && t.vget(t.top.Chain()) < t.top.Clock() {
 		var b builder
 		b.start(t)
+		b.raise(t.top.Chain(), t.top.Clock())
 		t = b.time(0)
 	}
 	t.top = top
@@ -186,8 +187,9 @@ func (t Time) joinIn(b *builder, u Time, point bool) Time {
 		return t
 	}
 	// The builder starts from t as it was: what it knows before the join
-	// must not include what it learns from u (builder.learnVector).
-	b.start(t)
+	// must not include what it learns from u (builder.learnVector). Its
+	// top stays apart, as the result's top is on the same chain.
+	b.startVector(t)
 	b.learnVector(u)
 	if extra != 0 {
 		b.raise(extra.Chain(), extra.Clock())
