@@ -9,23 +9,30 @@ import "unsafe"
 type builder struct {
 	chunks []*chunk
 	owned  []bool // chunks[i] was made by this builder and no Time holds it yet
+	known  []bool // learnVector's scratch
 }
 
 // start makes b hold t (its top included, as an ordinary component).
 func (b *builder) start(t Time) {
-	b.chunks = append(b.chunks[:0], t.chunks...)
-	b.owned = b.owned[:0]
-	for range b.chunks {
-		b.owned = append(b.owned, false)
-	}
+	b.startVector(t)
 	if t.top != 0 {
 		b.raise(t.top.Chain(), t.top.Clock())
 	}
 }
 
+// startVector makes b hold t's vector, without its top: for a time that
+// will have a top on the same chain (a task's), whose block needs no copy.
+func (b *builder) startVector(t Time) {
+	b.chunks = append(b.chunks[:0], t.chunks...)
+	b.owned = b.owned[:0]
+	for range b.chunks {
+		b.owned = append(b.owned, false)
+	}
+}
+
 func (b *builder) get(c Chain) Clock {
 	if i := int(c >> chunkBits); i < len(b.chunks) && b.chunks[i] != nil {
-		return b.chunks[i][c&(chunkSize-1)]
+		return b.chunks[i].clocks[c&(chunkSize-1)]
 	}
 	return 0
 }
@@ -41,7 +48,7 @@ func (b *builder) own(i int) *chunk {
 	if !b.owned[i] {
 		nc := new(chunk)
 		if b.chunks[i] != nil {
-			*nc = *b.chunks[i]
+			nc.clocks = b.chunks[i].clocks
 		}
 		b.chunks[i], b.owned[i] = nc, true
 	}
@@ -53,15 +60,23 @@ func (b *builder) raise(c Chain, k Clock) bool {
 	if k <= b.get(c) {
 		return false
 	}
-	b.own(int(c >> chunkBits))[c&(chunkSize-1)] = k
+	b.own(int(c >> chunkBits)).clocks[c&(chunkSize-1)] = k
 	return true
 }
 
 // learnVector joins in t's vector (not its top); it reports whether b grew.
+// A block of t is compared with b's only if it is not the same block and
+// b did not know its point (chunk.at) before this join (after, b may know
+// it from t itself); a block that is at least b's is taken as it is.
 func (b *builder) learnVector(t Time) bool {
+	known := b.known[:0]
+	for _, tc := range t.chunks {
+		known = append(known, tc != nil && tc.at != 0 && b.covers(tc.at))
+	}
+	b.known = known
 	grew := false
 	for i, tc := range t.chunks {
-		if tc == nil {
+		if tc == nil || known[i] {
 			continue
 		}
 		if i >= len(b.chunks) || b.chunks[i] == nil {
@@ -76,10 +91,14 @@ func (b *builder) learnVector(t Time) bool {
 		if bc == tc || !anyAbove(tc, bc) {
 			continue
 		}
-		for j, k := range tc {
-			if k > bc[j] {
+		if !anyAbove(bc, tc) { // tc is at least bc: share it
+			b.chunks[i], b.owned[i], grew = tc, false, true
+			continue
+		}
+		for j, k := range tc.clocks {
+			if k > bc.clocks[j] {
 				bc = b.own(i)
-				bc[j] = k
+				bc.clocks[j] = k
 				grew = true
 			}
 		}
@@ -134,6 +153,20 @@ func (b *builder) time(top Epoch) Time {
 	return t
 }
 
+// timeOf returns what b holds as the time of point p, a clock on a chain
+// that no time knew before. Its new blocks record p as a point whose time
+// knows them (chunk.at): the time of p, as it is published, knows all b
+// holds now, and every time that covers p learned it, as a task's time at
+// a clock is published only as it is last (see Engine.beginOp).
+func (b *builder) timeOf(p Epoch) Time {
+	for i, owned := range b.owned {
+		if owned {
+			b.chunks[i].at = p
+		}
+	}
+	return b.time(p)
+}
+
 // anyAbove reports whether some clock of u is above t's, or (rarely)
 // that one may be: it is exact when it says no. Most joins at a begin
 // change none of a block's clocks; this tells so with 64-bit operations
@@ -145,8 +178,8 @@ func (b *builder) time(top Epoch) Time {
 func anyAbove(u, t *chunk) bool {
 	const h = 0x8000_0000_8000_0000
 	// Blocks are allocated alone (new(chunk)), so they are 8-byte aligned.
-	uw := (*[16]uint64)(unsafe.Pointer(u))
-	tw := (*[16]uint64)(unsafe.Pointer(t))
+	uw := (*[16]uint64)(unsafe.Pointer(&u.clocks))
+	tw := (*[16]uint64)(unsafe.Pointer(&t.clocks))
 	above := func(j int) uint64 {
 		uu, tt := uw[j], tw[j]
 		return ^((tt | h) - (uu &^ h)) | (uu &^ tt)

@@ -95,6 +95,7 @@ type Engine struct {
 	gcAt          int
 	pool          []*builder
 	atomicScratch []*event
+	beginWalk     walk // the walk of the begin being stepped, kept so that it is not allocated per begin
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -166,6 +167,20 @@ type task struct {
 	th        *thread // the thread, or the thread running the event
 	ev        *event  // the event, for an event's task
 	published bool    // its current clock was made known to others: tick before its next op
+}
+
+// learn makes task t know what u knows.
+func (e *Engine) learn(t *task, u Time) {
+	b := e.builder()
+	t.st = t.st.joinIn(b, u, true)
+	e.putBuilder(b)
+}
+
+// joinTimes returns t ⊔ u (see Time.join) with a builder of the pool.
+func (e *Engine) joinTimes(t, u Time) Time {
+	b := e.builder()
+	defer e.putBuilder(b)
+	return t.joinIn(b, u, false)
 }
 
 // thread is a thread of the trace.
@@ -279,6 +294,7 @@ type event struct {
 	end        Time    // at end(E), or run(E)
 	endTS      float64 // trace time at its end, or when run(E) was resolved
 
+	run      task  // its task while it runs, allocated with it
 	refs     int32 // the engine's structures that hold it
 	absorbed bool  // folded into its thread's time-window clock
 	afJoin   *Time // at-front events: the join of the ends of the same list's at-front events up to this one
@@ -469,7 +485,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	delete(e.forks, id)
 	if e.wide {
 		e.oldThreadEnds = e.age(&e.threadEnds, e.oldThreadEnds)
-		st.learn(e.oldThreadEnds) // WINDOW
+		st = e.joinTimes(st, e.oldThreadEnds) // WINDOW
 	}
 	// The chain of a thread that ended before this one began, if any
 	// (greedy chain decomposition); else a new chain.
@@ -504,8 +520,8 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th := t.th
 	// LOOPEND: every event the thread ran ends before it does.
-	t.st.learn(th.tc)
-	t.st.learn(th.endJoin)
+	e.learn(t, th.tc)
+	e.learn(t, th.endJoin)
 	t.st = e.joinEnds(t.st, th.recent)
 	th.ended = true
 	th.final = t.st
@@ -538,7 +554,7 @@ func (e *Engine) join(op *traces.Op) error {
 	if th == nil || !th.ended {
 		return e.invalid(op, "join of thread %s, which has not ended", e.name(op.Thread))
 	}
-	t.st.learn(th.final)
+	e.learn(t, th.final)
 	if err := e.atomicAt(t); err != nil {
 		return err
 	}
@@ -555,7 +571,7 @@ func (e *Engine) signal(op *traces.Op) error {
 	if h.t.top == 0 && h.t.chunks == nil {
 		h.t = t.st // a handle's first signal: share the time as it is
 	} else {
-		h.t.learn(t.st)
+		h.t = e.joinTimes(h.t, t.st)
 	}
 	h.ts = e.ts
 	e.handles[op.Name] = h
@@ -574,14 +590,14 @@ func (e *Engine) wait(op *traces.Op) error {
 	}
 	learned := false
 	if h, ok := e.handles[op.Name]; ok {
-		t.st.learn(h.t)
+		e.learn(t, h.t)
 		learned = true
 	}
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.
 		e.oldSignals = e.age(&e.signals, e.oldSignals)
 		if adds(t.st, e.oldSignals, 0) {
-			t.st.learn(e.oldSignals)
+			e.learn(t, e.oldSignals)
 			learned = true
 		}
 	}
@@ -660,7 +676,7 @@ func (e *Engine) atomicAt(t *task) error {
 	w := walk{e: e, target: t.ev, mode: strict, b: b}
 	changed, err := w.atomic(t.th)
 	if changed {
-		t.st = b.time(t.st.top)
+		t.st = b.timeOf(t.st.top)
 	}
 	return err
 }

@@ -42,7 +42,7 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 	}
 	if op.External { // EXTERNAL: every earlier external send happens before this one
-		t.st.learn(e.ext)
+		e.learn(t, e.ext)
 		if err := e.atomicAt(t); err != nil {
 			return err
 		}
@@ -139,7 +139,9 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		b.learn(own)
 	}
 	th.own.published = true
-	w := walk{e: e, target: ev, mode: strict, b: b}
+	w := &e.beginWalk
+	*w = walk{e: e, target: ev, mode: strict, b: b}
+	defer func() { *w = walk{} }()
 	if ev.q.binder {
 		e.unpendBinder(ev)
 		if err := w.ipc(th); err != nil {
@@ -171,12 +173,13 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	ch := &e.chains[c]
 	k := ch.last + 1
 	ch.last, ch.busy = k, true
-	st := b.time(MakeEpoch(c, k))
+	st := b.timeOf(MakeEpoch(c, k))
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
 	ev.status = evRunning
 	th.running = ev
-	t := &task{id: ev.id, st: st, th: th, ev: ev}
+	t := &ev.run
+	*t = task{id: ev.id, st: st, th: th, ev: ev}
 	e.tasks[ev.id] = t
 	e.at(t)
 	if e.begins++; e.begins&255 == 1 {
@@ -209,6 +212,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 	e.chains[ev.chain].busy = false
 	e.at(t)
 	e.forget(ev.id)
+	ev.run = task{} // its time is ev.end's, which goes when ev is reclaimed
 	th.running = nil
 	if th.kind == traces.Looper {
 		ch := &e.chains[ev.chain]
@@ -404,7 +408,7 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	ch := &e.chains[c]
 	k := ch.last + 1
 	ch.last = k
-	st := b.time(MakeEpoch(c, k))
+	st := b.timeOf(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
 	p.begin, p.end = st, st
 	p.endTS = e.ts

@@ -42,7 +42,13 @@ const (
 
 // chunk holds the clocks of chunkSize consecutive chains. Chunks are never
 // written once a Time holds them, so times share them freely.
-type chunk [chunkSize]Clock
+type chunk struct {
+	clocks [chunkSize]Clock
+	// at, if not 0, is a point whose time knows every clock of the block
+	// (it was made for that point's time): a time that covers at knows
+	// them all, and a join needs not compare them (see builder.timeOf).
+	at Epoch
+}
 
 // Time is a vector clock: for every chain, the latest clock on it that
 // happens before (or is) the point it describes. It is an immutable value,
@@ -68,7 +74,7 @@ func (t Time) Get(c Chain) Clock {
 // vget returns the clock of chain c in the vector, ignoring top.
 func (t Time) vget(c Chain) Clock {
 	if i := int(c >> chunkBits); i < len(t.chunks) && t.chunks[i] != nil {
-		return t.chunks[i][c&(chunkSize-1)]
+		return t.chunks[i].clocks[c&(chunkSize-1)]
 	}
 	return 0
 }
@@ -96,7 +102,7 @@ func (t Time) All() iter.Seq[Epoch] {
 			if ch == nil {
 				continue
 			}
-			for j, k := range ch {
+			for j, k := range ch.clocks {
 				c := Chain(i<<chunkBits | j)
 				if !topDone && t.top.Chain() < c {
 					topDone = true
@@ -159,25 +165,39 @@ func (t Time) with(top Epoch) Time {
 // join returns t ⊔ u, keeping t's top (raised to u's clock of its chain).
 // It allocates only when u adds something t does not have.
 func (t Time) join(u Time) Time {
-	extra := u.top
-	if t.top != 0 {
-		if k := u.Get(t.top.Chain()); k > t.top.Clock() {
-			t.top = MakeEpoch(t.top.Chain(), k) // t is not its chain's latest point (a send's time)
+	var b builder
+	return t.joinIn(&b, u, false)
+}
+
+// joinIn is join, computed in b. point says that t is the time of its
+// top, a point no other time knows yet (a task's current time), and so
+// is the result: its new blocks then record that point (builder.timeOf).
+func (t Time) joinIn(b *builder, u Time, point bool) Time {
+	top, extra := t.top, u.top
+	if top != 0 {
+		if k := u.Get(top.Chain()); k > top.Clock() {
+			top = MakeEpoch(top.Chain(), k) // t is not its chain's latest point (a send's time)
 		}
-		if extra != 0 && extra.Chain() == t.top.Chain() {
+		if extra != 0 && extra.Chain() == top.Chain() {
 			extra = 0
 		}
 	}
-	if !adds(t, u, extra) {
+	if !adds(t, u, extra) { // extra is not on top's chain: t's top does not matter
+		t.top = top
 		return t
 	}
-	var b builder
-	b.start(t)
+	// The builder starts from t as it was: what it knows before the join
+	// must not include what it learns from u (builder.learnVector). Its
+	// top stays apart, as the result's top is on the same chain.
+	b.startVector(t)
 	b.learnVector(u)
 	if extra != 0 {
 		b.raise(extra.Chain(), extra.Clock())
 	}
-	return b.time(t.top)
+	if point && top == t.top && top != 0 {
+		return b.timeOf(top)
+	}
+	return b.time(top)
 }
 
 // adds reports whether u's vector, or x, has a clock greater than t's.
@@ -193,11 +213,11 @@ func adds(t, u Time, x Epoch) bool {
 			return true
 		}
 		tc := t.chunks[i]
-		if tc == uc {
+		if tc == uc || uc.at != 0 && t.Covers(uc.at) {
 			continue
 		}
-		for j := range uc {
-			if uc[j] > tc[j] {
+		for j := range uc.clocks {
+			if uc.clocks[j] > tc.clocks[j] {
 				return true
 			}
 		}

@@ -180,8 +180,8 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		if sc == bc {
 			continue // the same block: it knows nothing more of these chains
 		}
-		for j, k := range sc {
-			if k == 0 || (bc != nil && k <= bc[j]) {
+		for j, k := range sc.clocks {
+			if k == 0 || (bc != nil && k <= bc.clocks[j]) {
 				continue
 			}
 			c := Chain(i<<chunkBits | j)

@@ -1,0 +1,148 @@
+package asyncclock
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestJoinsSkipKnownBlocks checks the joins' shortcuts — a block that is
+// the same pointer, a block whose point (chunk.at) the joining side
+// knows, a block taken whole when it dominates — against plain vectors
+// joined clock by clock. Times are made as the engine makes them: tasks
+// on chains publish a time (a send, a signal) only as it is last at its
+// clock, learn published times at a new clock, begin new points on a
+// chain whose last point their start knows (builder.timeOf), and handles
+// join published times without being points themselves.
+func TestJoinsSkipKnownBlocks(t *testing.T) {
+	for seed := range uint64(40) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		nChains := 1 + r.IntN(5*chunkSize)
+		type known struct {
+			t     Time
+			plain []Clock // by chain
+		}
+		plainOf := func(t Time) []Clock {
+			p := make([]Clock, nChains+1)
+			for c := range p {
+				p[c] = t.Get(Chain(c))
+			}
+			return p
+		}
+		join := func(a, b []Clock) []Clock {
+			p := make([]Clock, len(a))
+			for c := range p {
+				p[c] = max(a[c], b[c])
+			}
+			return p
+		}
+		check := func(step int, what string, got Time, want []Clock) {
+			t.Helper()
+			for c, k := range want {
+				if g := got.Get(Chain(c)); g != k {
+					t.Fatalf("seed %d step %d: %s: chain %d has clock %d, want %d (%v)", seed, step, what, c, g, k, got)
+				}
+			}
+		}
+		tasks := make([]*task, nChains+1) // by chain: the task running on it
+		plain := make([][]Clock, nChains+1)
+		published := []known{}
+		handles := []known{}
+		for c := 1; c <= nChains; c++ {
+			tasks[c] = &task{st: Time{top: MakeEpoch(Chain(c), 1)}}
+			plain[c] = plainOf(tasks[c].st)
+		}
+		publish := func(c int) {
+			ts := tasks[c]
+			published = append(published, known{ts.st, plain[c]})
+			// Its next op is at a new clock.
+			ts.st.top = MakeEpoch(Chain(c), ts.st.top.Clock()+1)
+			plain[c] = slicesWith(plain[c], c, ts.st.top.Clock())
+		}
+		pick := func() known {
+			if len(handles) > 0 && r.IntN(4) == 0 {
+				return handles[r.IntN(len(handles))]
+			}
+			return published[r.IntN(len(published))]
+		}
+		for c := 1; c <= nChains; c++ {
+			publish(c)
+		}
+		var pool []*builder
+		getBuilder := func() *builder {
+			if n := len(pool); n > 0 && r.IntN(2) == 0 {
+				b := pool[n-1] // builders are reused
+				pool = pool[:n-1]
+				return b
+			}
+			return &builder{}
+		}
+		for step := range 3000 {
+			c := 1 + r.IntN(nChains)
+			switch r.IntN(5) {
+			case 0:
+				publish(c)
+			case 1: // a task learns (a wait, a join)
+				u := pick()
+				b := getBuilder()
+				tasks[c].st = tasks[c].st.joinIn(b, u.t, true) // as Engine.learn
+				pool = append(pool, b)
+				plain[c] = join(plain[c], u.plain)
+				check(step, "learn", tasks[c].st, plain[c])
+			case 2: // a handle learns a signal
+				publish(c)
+				u := published[len(published)-1]
+				if len(handles) == 0 || r.IntN(3) == 0 {
+					handles = append(handles, u)
+					break
+				}
+				h := &handles[r.IntN(len(handles))]
+				h.t.learn(u.t)
+				h.plain = join(h.plain, u.plain)
+				check(step, "handle", h.t, h.plain)
+			case 3: // a new point on chain c, from a start that knows its last one
+				publish(c)
+				b := getBuilder()
+				start := published[len(published)-1]
+				b.start(start.t)
+				want := start.plain
+				for range r.IntN(8) {
+					u := pick()
+					b.learn(u.t)
+					want = join(want, u.plain)
+				}
+				k := tasks[c].st.top.Clock()
+				tasks[c].st = b.timeOf(MakeEpoch(Chain(c), k))
+				plain[c] = slicesWith(want, c, k)
+				pool = append(pool, b)
+				check(step, "begin", tasks[c].st, plain[c])
+			default: // a plain join of two known times, and adds
+				u, v := pick(), pick()
+				want := join(u.plain, v.plain)
+				got := u.t.join(v.t)
+				for x := range want {
+					if got.Get(Chain(x)) != want[x] {
+						t.Fatalf("seed %d step %d: join: chain %d has clock %d, want %d", seed, step, x, got.Get(Chain(x)), want[x])
+					}
+				}
+				above := false
+				for x := range want {
+					if v.plain[x] > u.plain[x] {
+						above = true
+					}
+				}
+				if v.t.top != 0 && (u.t.top == 0 || v.t.top.Chain() != u.t.top.Chain()) {
+					if above && !adds(u.t, v.t, v.t.top) {
+						t.Fatalf("seed %d step %d: adds = false, but %v has a clock above %v", seed, step, v.t, u.t)
+					}
+				}
+			}
+		}
+	}
+}
+
+// slicesWith returns a copy of p with p[c] at least k.
+func slicesWith(p []Clock, c int, k Clock) []Clock {
+	q := append([]Clock(nil), p...)
+	q[c] = max(q[c], k)
+	return q
+}
