@@ -95,6 +95,7 @@ type Engine struct {
 	gcAt          int
 	pool          []*builder
 	atomicScratch []*event
+	checkMemos    bool // tests: check every use of a walk's memo against the list (checkMemo)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -113,6 +114,7 @@ type Stats struct {
 	MaxTimeLen   int   // the most chains an event's begin time mentioned (sampled)
 	Resolved     int64 // removed events whose time was resolved
 	WalkSteps    int64 // async-before list entries visited
+	MemoWalks    int64 // list walks at begins done by a memo of an earlier walk instead
 	PredsJoined  int64 // predecessor end times joined at begins
 	WindowFolded int64 // events folded into a time-window clock
 	LiveHandles  int   // signal handles held now

@@ -39,6 +39,11 @@ type walk struct {
 	seen   map[*event]bool
 	// incomplete: a tentative walk met a predecessor that has not finished
 	incomplete bool
+	// recording: walkList notes the entries it takes for a memo, the
+	// first memoSize of them in took, and counts them in ntook
+	recording bool
+	took      [memoSize]*event
+	ntook     int
 }
 
 // through walks, for the walk's event, the AsyncClock of the send of p, a
@@ -219,7 +224,10 @@ func (w *walk) head(h *listHead, send Time, need uint8) error {
 			if w.suffices(h.cat, h.time, h.end, need&h.seen, h.maxTime) {
 				return nil
 			}
-			return w.walkList(l, int(h.settledIdx), need)
+			if w.outer != nil { // resolving a removed event: no pendingPreds check came first
+				return w.walkList(l, int(h.settledIdx), need)
+			}
+			return w.memoWalk(h, v, need)
 		}
 	}
 	start := len(l.entries) - 1
@@ -231,6 +239,151 @@ func (w *walk) head(h *listHead, send Time, need uint8) error {
 		return nil
 	}
 	return w.walkList(l, start, need)
+}
+
+const (
+	memoSize  = 4 // the most entries a memo holds
+	memoSlots = 8 // memos per list
+)
+
+// memos are what the last walks of a list at begins took, so that a
+// later begin with the same key does without the walk.
+//
+// Why that is exact. At the begin of an event E whose send knows every
+// settled entry of the list, the list's walk must make the start know
+// the ends of P, the entries of the list that Table 3.1 orders before E:
+// those whose category is in predCats[E.cat] and, if timed, whose time is
+// at most E's. P holds no pending entry (pendingPreds reports one first
+// as a contradiction), so P is a set of settled entries decided by them
+// and the key alone: need, the categories of predCats[E.cat] the list
+// has, and E's time, which counts only up to the list's largest time
+// (every timed entry is at most either). The list's categories and
+// largest time only grow until a compaction, so a key names the same P
+// later as long as the settled entries are the same. The walk makes the
+// start know the ends of the entries it takes (it joins them, or the
+// start knew them already) and of nothing else, and every other entry of
+// P precedes one of those (PRIORITY within one chain's sends, Table 3.1
+// being transitive). So the start after the walk is the start before it
+// joined with the ends of the entries taken, whatever it knew before, and
+// a later begin with the same key joins those ends instead of walking.
+//
+// A new entry is pending and changes no P. An entry that settles joins
+// the P of some keys: their memos take it too (settled), or go stale if
+// full. An entry removed, or dropped by a compaction, makes every memo of
+// the list stale (moved counts gen up). A walk that met an at-front
+// entry, or took more than memoSize entries, leaves no memo.
+type memos struct {
+	// The keys, apart from what they hold, so that a look-up reads one or
+	// two cache lines.
+	time [memoSlots]int64  // E's time, or math.MaxInt64 if at least the list's largest
+	made [memoSlots]uint32 // the list's gen when it was made
+	need [memoSlots]uint8  // predCats[E.cat] & the list's categories
+	n    [memoSlots]uint8  // entries held
+	next uint8             // the slot the next memo takes
+	gen  uint32            // counts the list's removals and compactions (moved)
+	took [memoSlots][memoSize]memoEntry
+}
+
+// memoEntry is an entry a walk took: its event and the event's end.
+type memoEntry struct {
+	end Epoch
+	ev  *event
+}
+
+// settled updates the memos after entry x of their list settled (its
+// event finished): x joins the entries a memo took if it is one of its P,
+// and a memo that cannot hold it, or whose P it joins without finishing,
+// goes stale; the others stand.
+func (ms *memos) settled(x *sendEntry) {
+	for k := range memoSlots {
+		if ms.made[k] != ms.gen || ms.need[k]&x.cat.bit() == 0 || (x.cat.timed() && x.time > ms.time[k]) {
+			continue // not one of its P
+		}
+		if n := ms.n[k]; x.cat.timed() && x.ev.finished() && n < memoSize {
+			// First: the took entries are the latest first, so that a
+			// later one that knows an earlier one's end saves its join.
+			t := &ms.took[k]
+			copy(t[1:n+1], t[:n])
+			t[0] = memoEntry{x.ev.endEpoch(), x.ev}
+			ms.n[k]++
+		} else {
+			ms.made[k] = ms.gen - 1
+		}
+	}
+}
+
+// memoWalk is, for a begin whose send knows every settled entry of h's
+// list, the walk of the list from its last settled entry, or what a memo
+// of an earlier such walk says it would do.
+func (w *walk) memoWalk(h *listHead, v Clock, need uint8) error {
+	t := w.target.time
+	if t >= h.maxTime {
+		t = math.MaxInt64
+	}
+	l := h.l
+	ms := &l.memos
+	key := need & h.seen
+	for k := range memoSlots {
+		if ms.made[k] != ms.gen || ms.need[k] != key || ms.time[k] != t {
+			continue
+		}
+		w.e.stats.MemoWalks++
+		took := ms.took[k][:ms.n[k]]
+		for _, x := range took {
+			if !w.b.covers(x.end) {
+				if _, err := w.pred(x.ev, Priority); err != nil {
+					return err
+				}
+			}
+		}
+		if w.e.checkMemos {
+			return w.checkMemo(l, took, v)
+		}
+		return nil
+	}
+	w.recording, w.ntook = true, 0
+	err := w.walkList(l, int(h.settledIdx), need)
+	w.recording = false
+	n := w.ntook
+	if err != nil || n > memoSize {
+		return err
+	}
+	var took [memoSize]memoEntry
+	for i, p := range w.took[:n] {
+		if !p.finished() {
+			return nil
+		}
+		took[i] = memoEntry{p.endEpoch(), p}
+	}
+	k := ms.next
+	ms.next = (k + 1) % memoSlots
+	ms.time[k], ms.made[k], ms.need[k], ms.n[k], ms.took[k] = t, ms.gen, key, uint8(n), took
+	return nil
+}
+
+// checkMemo checks, for tests, the start after a memo of list l was
+// used at a begin whose send knows clock v of l's chain against the
+// obvious: every entry the memo took is one of P (see memos), with the
+// end it had, and the start knows the end of every finished entry of P.
+func (w *walk) checkMemo(l *sendList, took []memoEntry, v Clock) error {
+	ev := w.target
+	inP := func(x *sendEntry) bool {
+		return x.clock <= v && x.ev != ev && x.ev.settled() && priority(x.cat, x.time, ev.cat, ev.time)
+	}
+	for _, m := range took {
+		i := l.search(m.ev.sendEpoch.Clock())
+		if i < 0 || l.entries[i].ev != m.ev || !inP(&l.entries[i]) || m.end != m.ev.endEpoch() {
+			return fmt.Errorf("asyncclock: at the begin of %s, a memo of the list of chain %d took %s, which does not precede it (or not at that end)",
+				w.e.name(ev.id), l.chain, w.e.name(m.ev.id))
+		}
+	}
+	for i := range l.entries {
+		if x := &l.entries[i]; inP(x) && x.ev.finished() && !w.b.covers(x.ev.endEpoch()) {
+			return fmt.Errorf("asyncclock: at the begin of %s, a memo of the list of chain %d missed %s, which precedes it",
+				w.e.name(ev.id), l.chain, w.e.name(x.ev.id))
+		}
+	}
+	return nil
 }
 
 // reducer returns an ended event that ev's sender sent to ev's queue
@@ -359,6 +512,7 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 		joined := false // p is a predecessor now accounted for
 		switch {
 		case !c.timed(): // an at-front entry: it and all before it of its category precede ev
+			w.ntook = memoSize + 1 // no memo: the joins of at-front entries are cached per entry
 			if err := w.atFrontList(l, i); err != nil {
 				return err
 			}
@@ -388,6 +542,12 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 			joined = true
 		}
 		if joined {
+			if w.recording {
+				if w.ntook < memoSize {
+					w.took[w.ntook] = p.ev
+				}
+				w.ntook++
+			}
 			open &^= catAFA.bit() // at-front events precede every timed event sent after them
 			raise := func(d cat) {
 				floor[d] = max(floor[d], p.time)
