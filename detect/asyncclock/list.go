@@ -182,7 +182,7 @@ func (l *sendList) setHead() {
 	if len(l.entries) == 0 {
 		return
 	}
-	h.first = l.entries[0].clock
+	h.first, h.last = l.entries[0].clock, l.entries[len(l.entries)-1].clock
 	for c := range catAFA {
 		if l.has[c] {
 			h.maxTime = max(h.maxTime, l.max[c])
@@ -207,6 +207,7 @@ type listHead struct {
 	maxTime    int64 // the largest time of its timed entries
 	chain      Chain
 	first      Clock // the clock of its first entry; 0 if it is empty
+	last       Clock // and of its last
 	settled    Clock // of its last settled entry; 0 if none
 	settledIdx int32 // its index
 	cat        cat   // the last settled entry's category

@@ -160,9 +160,9 @@ func (w *walk) priority(send Time) error {
 // entry that precedes it and that prev's send knew, as it precedes prev
 // too; prev's end, which its own list's walk joins, accounts for them. So
 // only the lists of the chains of which send knows more than prev's send
-// knew are walked: the reduction of the AsyncClock at a send (thesis
-// §4.1.3), read off the difference of two clocks that share most of their
-// blocks.
+// knew, and that sent to the queue after what prev's send knew, are
+// walked: the reduction of the AsyncClock at a send (thesis §4.1.3), read
+// off the difference of two clocks that share most of their blocks.
 func (w *walk) reducedPriority(send Time, prev *event) error {
 	ev := w.target
 	need := predCats[ev.cat]
@@ -182,8 +182,8 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		if i < len(base.chunks) {
 			bc = base.chunks[i]
 		}
-		if sc == bc {
-			continue // the same block: it knows nothing more of these chains
+		if sc == bc || bc != nil && !anyAbove(sc, bc) {
+			continue // it knows nothing more of these chains
 		}
 		for j, k := range sc {
 			if k == 0 || (bc != nil && k <= bc[j]) {
@@ -197,7 +197,11 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 			if l == nil {
 				continue
 			}
-			if err := w.head(&q.heads[l.head], send, need); err != nil {
+			h := &q.heads[l.head]
+			if bc != nil && h.last <= bc[j] {
+				continue // prev's send knew every send of c to q that send knows
+			}
+			if err := w.head(h, send, need); err != nil {
 				return err
 			}
 		}
