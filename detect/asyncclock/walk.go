@@ -42,7 +42,7 @@ type walk struct {
 	// recording: walkList notes the entries it takes for a memo, the
 	// first memoSize of them in took, and counts them in ntook
 	recording bool
-	took      [memoSize]*event
+	took      [memoSize]*sendEntry
 	ntook     int
 }
 
@@ -288,10 +288,12 @@ type memos struct {
 	took [memoSlots][memoSize]memoEntry
 }
 
-// memoEntry is an entry a walk took: its event and the event's end.
+// memoEntry is an entry a walk took: the end of its event, and its
+// clock, by which the list finds it (the entry stays while the memo does).
+// It holds no pointer, so that the collector need not look at memos.
 type memoEntry struct {
-	end Epoch
-	ev  *event
+	end   Epoch
+	clock Clock
 }
 
 // settled updates the memos after entry x of their list settled (its
@@ -308,7 +310,7 @@ func (ms *memos) settled(x *sendEntry) {
 			// later one that knows an earlier one's end saves its join.
 			t := &ms.took[k]
 			copy(t[1:n+1], t[:n])
-			t[0] = memoEntry{x.ev.endEpoch(), x.ev}
+			t[0] = memoEntry{x.end, x.clock}
 			ms.n[k]++
 		} else {
 			ms.made[k] = ms.gen - 1
@@ -335,7 +337,7 @@ func (w *walk) memoWalk(h *listHead, v Clock, need uint8) error {
 		took := ms.took[k][:ms.n[k]]
 		for _, x := range took {
 			if !w.b.covers(x.end) {
-				if _, err := w.pred(x.ev, Priority); err != nil {
+				if _, err := w.pred(l.entries[l.search(x.clock)].ev, Priority); err != nil {
 					return err
 				}
 			}
@@ -353,11 +355,11 @@ func (w *walk) memoWalk(h *listHead, v Clock, need uint8) error {
 		return err
 	}
 	var took [memoSize]memoEntry
-	for i, p := range w.took[:n] {
-		if !p.finished() {
+	for i, x := range w.took[:n] {
+		if x.end == 0 { // a removed event not resolved
 			return nil
 		}
-		took[i] = memoEntry{p.endEpoch(), p}
+		took[i] = memoEntry{x.end, x.clock}
 	}
 	k := ms.next
 	ms.next = (k + 1) % memoSlots
@@ -375,10 +377,10 @@ func (w *walk) checkMemo(l *sendList, took []memoEntry, v Clock) error {
 		return x.clock <= v && x.ev != ev && x.ev.settled() && priority(x.cat, x.time, ev.cat, ev.time)
 	}
 	for _, m := range took {
-		i := l.search(m.ev.sendEpoch.Clock())
-		if i < 0 || l.entries[i].ev != m.ev || !inP(&l.entries[i]) || m.end != m.ev.endEpoch() {
-			return fmt.Errorf("asyncclock: at the begin of %s, a memo of the list of chain %d took %s, which does not precede it (or not at that end)",
-				w.e.name(ev.id), l.chain, w.e.name(m.ev.id))
+		i := l.search(m.clock)
+		if i < 0 || l.entries[i].clock != m.clock || !inP(&l.entries[i]) || m.end != l.entries[i].ev.endEpoch() {
+			return fmt.Errorf("asyncclock: at the begin of %s, a memo of the list of chain %d took the send at clock %d, which does not precede it (or not at that end)",
+				w.e.name(ev.id), l.chain, m.clock)
 		}
 	}
 	for i := range l.entries {
@@ -548,7 +550,7 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 		if joined {
 			if w.recording {
 				if w.ntook < memoSize {
-					w.took[w.ntook] = p.ev
+					w.took[w.ntook] = p
 				}
 				w.ntook++
 			}
