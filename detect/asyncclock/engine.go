@@ -240,6 +240,8 @@ type queue struct {
 	pending []*event    // looper: events sent and not yet begun or resolved, in send order (pruned lazily)
 	kept    int         // len(pending) after its last compaction
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
+
+	lastBegun map[catTime]*event // looper: the last event begun of each category and time (reducer)
 }
 
 // evStatus is where an event is in its life.

@@ -154,15 +154,17 @@ func (w *walk) priority(send Time) error {
 	return nil
 }
 
-// reducedPriority is priority for the begin of an event whose sender
-// sent an earlier event of the same category and time to the same queue,
-// prev, that has ended: prev precedes it (Table 3.1), and so does every
-// entry that precedes it and that prev's send knew, as it precedes prev
-// too; prev's end, which its own list's walk joins, accounts for them. So
-// only the lists of the chains of which send knows more than prev's send
-// knew, and that sent to the queue after what prev's send knew, are
-// walked: the reduction of the AsyncClock at a send (thesis §4.1.3), read
-// off the difference of two clocks that share most of their blocks.
+// reducedPriority is priority for the begin of an event E whose send
+// knows the send of prev, an ended event of the same queue, category and
+// time (see reducer): prev precedes E (Table 3.1), and so does every entry
+// that precedes E and that prev's send knew, as it precedes prev too
+// (Table 3.1 orders it before prev exactly when before E); prev's end
+// accounts for them. So only the lists of the chains of which send knows
+// more than prev's send knew, and that sent to the queue after what
+// prev's send knew, are walked, with E's sender's own list, whose last
+// send send's blocks may not show (a time's top): the reduction of the
+// AsyncClock at a send (thesis §4.1.3), read off the difference of two
+// clocks that share most of their blocks.
 func (w *walk) reducedPriority(send Time, prev *event) error {
 	ev := w.target
 	need := predCats[ev.cat]
@@ -170,6 +172,9 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		return nil
 	}
 	q, own := ev.q, ev.list
+	if _, err := w.pred(prev, Priority); err != nil {
+		return err
+	}
 	if err := w.head(&q.heads[own.head], send, need); err != nil {
 		return err
 	}
@@ -392,29 +397,49 @@ func (w *walk) checkMemo(l *sendList, took []memoEntry, v Clock) error {
 	return nil
 }
 
-// reducer returns an ended event that ev's sender sent to ev's queue
-// before ev, of the same category and time, whose send time is still
-// held (see reducedPriority), or nil.
+// reducer returns an ended event of ev's queue, of the same category and
+// time as ev, whose send ev's send knows and whose send time is still
+// held (see reducedPriority), or nil: one that ev's sender sent before
+// ev, or else the last event of that category and time the queue's
+// looper began. It notes ev as begun.
+// maxLastBegun bounds a queue's table of the last events begun.
+const maxLastBegun = 64
+
+// catTime is a category and a time of Table 3.1.
+type catTime struct {
+	cat  cat
+	time int64
+}
+
 func (w *walk) reducer() *event {
 	ev := w.target
-	l := ev.list
+	l, q := ev.list, ev.q
 	if l == nil || !ev.cat.timed() {
 		return nil
 	}
-	i := l.search(ev.sendEpoch.Clock())
-	if i < 0 || l.entries[i].ev != ev {
-		return nil
+	key := catTime{ev.cat, ev.time}
+	last := q.lastBegun[key]
+	if q.lastBegun == nil || len(q.lastBegun) >= maxLastBegun && last == nil {
+		q.lastBegun = make(map[catTime]*event) // bounded: at-time events seldom share a time
 	}
-	for n := 0; n < 4; n++ {
-		d := l.entries[i].prev[ev.cat]
-		if d == 0 {
-			return nil
+	q.lastBegun[key] = ev
+	usable := func(p *event) bool {
+		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
+	}
+	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
+		for range 4 {
+			d := l.entries[i].prev[ev.cat]
+			if d == 0 {
+				break
+			}
+			i -= int(d)
+			if x := &l.entries[i]; x.time == ev.time && usable(x.ev) {
+				return x.ev
+			}
 		}
-		i -= int(d)
-		x := &l.entries[i]
-		if x.time == ev.time && x.ev.status == evEnded && x.ev.send.top != 0 {
-			return x.ev
-		}
+	}
+	if usable(last) && ev.send.Covers(last.sendEpoch) {
+		return last
 	}
 	return nil
 }
