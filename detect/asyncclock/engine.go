@@ -241,7 +241,7 @@ type queue struct {
 	kept    int         // len(pending) after its last compaction
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
 
-	lastBegun map[catTime]*event // looper: the last event begun of each category and time (reducer)
+	lastBegun map[catTime]*recentBegun // looper: the last events begun of each delayed category and time (reducer)
 }
 
 // evStatus is where an event is in its life.

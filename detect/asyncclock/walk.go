@@ -400,31 +400,32 @@ func (w *walk) checkMemo(l *sendList, took []memoEntry, v Clock) error {
 // reducer returns an ended event of ev's queue, of the same category and
 // time as ev, whose send ev's send knows and whose send time is still
 // held (see reducedPriority), or nil: one that ev's sender sent before
-// ev, or else the last event of that category and time the queue's
-// looper began. It notes ev as begun.
-// maxLastBegun bounds a queue's table of the last events begun.
-const maxLastBegun = 64
-
-// catTime is a category and a time of Table 3.1.
-type catTime struct {
-	cat  cat
-	time int64
-}
-
+// ev, or else one of the last events of that category and time the
+// queue's looper began (delayed ones: at-time events seldom share a
+// time). It notes ev as begun.
 func (w *walk) reducer() *event {
 	ev := w.target
 	l, q := ev.list, ev.q
 	if l == nil || !ev.cat.timed() {
 		return nil
 	}
-	key := catTime{ev.cat, ev.time}
-	last := q.lastBegun[key]
-	if q.lastBegun == nil || len(q.lastBegun) >= maxLastBegun && last == nil {
-		q.lastBegun = make(map[catTime]*event) // bounded: at-time events seldom share a time
-	}
-	q.lastBegun[key] = ev
 	usable := func(p *event) bool {
 		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
+	}
+	var recent *recentBegun
+	if ev.cat == catDA || ev.cat == catDS {
+		key := catTime{ev.cat, ev.time}
+		if recent = q.lastBegun[key]; recent == nil {
+			if q.lastBegun == nil || len(q.lastBegun) >= maxLastBegun {
+				q.lastBegun = make(map[catTime]*recentBegun) // bounded: a new start
+			}
+			recent = new(recentBegun)
+			q.lastBegun[key] = recent
+		}
+		defer func() {
+			copy(recent[1:], recent[:len(recent)-1])
+			recent[0] = ev
+		}()
 	}
 	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
 		for range 4 {
@@ -438,10 +439,28 @@ func (w *walk) reducer() *event {
 			}
 		}
 	}
-	if usable(last) && ev.send.Covers(last.sendEpoch) {
-		return last
+	if recent != nil {
+		for _, p := range recent {
+			if usable(p) && ev.send.Covers(p.sendEpoch) {
+				return p
+			}
+		}
 	}
 	return nil
+}
+
+// recentBegun holds the last events of one category and time a looper
+// queue began, the latest first.
+type recentBegun [8]*event
+
+// maxLastBegun bounds the number of categories and times whose last
+// events a queue keeps.
+const maxLastBegun = 64
+
+// catTime is a category and a time of Table 3.1.
+type catTime struct {
+	cat  cat
+	time int64
 }
 
 // suffices reports whether an entry of a list (of category c and time t,
