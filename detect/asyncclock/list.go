@@ -46,6 +46,11 @@ func (l *sendList) add(ev *event, clock Clock) {
 	x := sendEntry{ev: ev, time: ev.time, clock: clock, cat: ev.cat}
 	l.summarize(len(l.entries), &x)
 	l.entries = append(l.entries, x)
+	q := l.q
+	for int(l.chain) >= len(q.lastSent) {
+		q.lastSent = append(q.lastSent, 0)
+	}
+	q.lastSent[l.chain] = clock
 	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
 }
 
@@ -182,7 +187,7 @@ func (l *sendList) setHead() {
 	if len(l.entries) == 0 {
 		return
 	}
-	h.first, h.last = l.entries[0].clock, l.entries[len(l.entries)-1].clock
+	h.first = l.entries[0].clock
 	for c := range catAFA {
 		if l.has[c] {
 			h.maxTime = max(h.maxTime, l.max[c])
@@ -207,7 +212,6 @@ type listHead struct {
 	maxTime    int64 // the largest time of its timed entries
 	chain      Chain
 	first      Clock // the clock of its first entry; 0 if it is empty
-	last       Clock // and of its last
 	settled    Clock // of its last settled entry; 0 if none
 	settledIdx int32 // its index
 	cat        cat   // the last settled entry's category

@@ -198,15 +198,14 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 			if c == own.chain {
 				continue
 			}
+			if int(c) >= len(q.lastSent) || bc != nil && q.lastSent[c] <= bc[j] {
+				continue // prev's send knew every send of c to q that send knows
+			}
 			l := q.list(c)
 			if l == nil {
 				continue
 			}
-			h := &q.heads[l.head]
-			if bc != nil && h.last <= bc[j] {
-				continue // prev's send knew every send of c to q that send knows
-			}
-			if err := w.head(h, send, need); err != nil {
+			if err := w.head(&q.heads[l.head], send, need); err != nil {
 				return err
 			}
 		}
