@@ -235,7 +235,7 @@ func (w *walk) head(h *listHead, send Time, need uint8) error {
 			if w.outer != nil { // resolving a removed event: no pendingPreds check came first
 				return w.walkList(l, int(h.settledIdx), need)
 			}
-			return w.memoWalk(h, v, need)
+			return w.memoWalk(h, need, int(h.settledIdx), allSettled)
 		}
 	}
 	start := len(l.entries) - 1
@@ -245,6 +245,9 @@ func (w *walk) head(h *listHead, send Time, need uint8) error {
 	// Often the last entry the send knows accounts for the others alone.
 	if x := &l.entries[start]; w.mode == strict && x.ev != w.target && w.suffices(x.cat, x.time, x.end, need&h.seen, h.maxTime) {
 		return nil
+	}
+	if w.mode == strict && w.outer == nil {
+		return w.memoWalk(h, need, start, l.entries[start].clock)
 	}
 	return w.walkList(l, start, need)
 }
@@ -257,15 +260,16 @@ const (
 // memos are what the last walks of a list at begins took, so that a
 // later begin with the same key does without the walk.
 //
-// Why that is exact. At the begin of an event E whose send knows every
-// settled entry of the list, the list's walk must make the start know
-// the ends of P, the entries of the list that Table 3.1 orders before E:
-// those whose category is in predCats[E.cat] and, if timed, whose time is
-// at most E's. P holds no pending entry (pendingPreds reports one first
-// as a contradiction), so P is a set of settled entries decided by them
-// and the key alone: need, the categories of predCats[E.cat] the list
-// has, and E's time, which counts only up to the list's largest time
-// (every timed entry is at most either). The list's categories and
+// Why that is exact. At the begin of an event E, the list's walk must
+// make the start know the ends of P, the entries of the list that E's
+// send knows and that Table 3.1 orders before E: those up to the last one
+// the send knows (upto: its clock; allSettled if the send knows every
+// settled entry) whose category is in predCats[E.cat] and, if timed,
+// whose time is at most E's. P holds no pending entry (pendingPreds
+// reports one first as a contradiction), so P is a set of settled entries
+// decided by them and the key alone: upto; need, the categories of
+// predCats[E.cat] the list has; and E's time, which counts only up to the
+// list's largest time (every timed entry is at most either). The list's categories and
 // largest time only grow until a compaction, so a key names the same P
 // later as long as the settled entries are the same. The walk makes the
 // start know the ends of the entries it takes (it joins them, or the
@@ -276,7 +280,7 @@ const (
 // a later begin with the same key joins those ends instead of walking.
 //
 // A new entry is pending and changes no P. An entry that settles joins
-// the P of some keys: their memos take it too (settled), or go stale if
+// the P of some keys (those whose upto it is not after): their memos take it too (settled), or go stale if
 // full. An entry removed, or dropped by a compaction, makes every memo of
 // the list stale (moved counts gen up). A walk that met an at-front
 // entry, or took more than memoSize entries, leaves no memo.
@@ -284,6 +288,7 @@ type memos struct {
 	// The keys, apart from what they hold, so that a look-up reads one or
 	// two cache lines.
 	time [memoSlots]int64  // E's time, or math.MaxInt64 if at least the list's largest
+	upto [memoSlots]Clock  // the clock of the last entry E's send knows, or allSettled
 	made [memoSlots]uint32 // the list's gen when it was made
 	need [memoSlots]uint8  // predCats[E.cat] & the list's categories
 	n    [memoSlots]uint8  // entries held
@@ -291,6 +296,9 @@ type memos struct {
 	gen  uint32            // counts the list's removals and compactions (moved)
 	took [memoSlots][memoSize]memoEntry
 }
+
+// allSettled is a memo's upto when E's send knows every settled entry.
+const allSettled = ^Clock(0)
 
 // memoEntry is an entry a walk took: the end of its event, and its
 // clock, by which the list finds it (the entry stays while the memo does).
@@ -306,7 +314,7 @@ type memoEntry struct {
 // goes stale; the others stand.
 func (ms *memos) settled(x *sendEntry) {
 	for k := range memoSlots {
-		if ms.made[k] != ms.gen || ms.need[k]&x.cat.bit() == 0 || (x.cat.timed() && x.time > ms.time[k]) {
+		if ms.made[k] != ms.gen || x.clock > ms.upto[k] || ms.need[k]&x.cat.bit() == 0 || (x.cat.timed() && x.time > ms.time[k]) {
 			continue // not one of its P
 		}
 		if n := ms.n[k]; x.cat.timed() && x.ev.finished() && n < memoSize {
@@ -325,7 +333,7 @@ func (ms *memos) settled(x *sendEntry) {
 // memoWalk is, for a begin whose send knows every settled entry of h's
 // list, the walk of the list from its last settled entry, or what a memo
 // of an earlier such walk says it would do.
-func (w *walk) memoWalk(h *listHead, v Clock, need uint8) error {
+func (w *walk) memoWalk(h *listHead, need uint8, start int, upto Clock) error {
 	t := w.target.time
 	if t >= h.maxTime {
 		t = math.MaxInt64
@@ -334,7 +342,7 @@ func (w *walk) memoWalk(h *listHead, v Clock, need uint8) error {
 	ms := &l.memos
 	key := need & h.seen
 	for k := range memoSlots {
-		if ms.made[k] != ms.gen || ms.need[k] != key || ms.time[k] != t {
+		if ms.made[k] != ms.gen || ms.need[k] != key || ms.time[k] != t || ms.upto[k] != upto {
 			continue
 		}
 		w.e.stats.MemoWalks++
@@ -347,12 +355,12 @@ func (w *walk) memoWalk(h *listHead, v Clock, need uint8) error {
 			}
 		}
 		if w.e.checkMemos {
-			return w.checkMemo(l, took, v)
+			return w.checkMemo(l, took, upto)
 		}
 		return nil
 	}
 	w.recording, w.ntook = true, 0
-	err := w.walkList(l, int(h.settledIdx), need)
+	err := w.walkList(l, start, need)
 	w.recording = false
 	n := w.ntook
 	if err != nil || n > memoSize {
@@ -367,12 +375,12 @@ func (w *walk) memoWalk(h *listHead, v Clock, need uint8) error {
 	}
 	k := ms.next
 	ms.next = (k + 1) % memoSlots
-	ms.time[k], ms.made[k], ms.need[k], ms.n[k], ms.took[k] = t, ms.gen, key, uint8(n), took
+	ms.time[k], ms.upto[k], ms.made[k], ms.need[k], ms.n[k], ms.took[k] = t, upto, ms.gen, key, uint8(n), took
 	return nil
 }
 
-// checkMemo checks, for tests, the start after a memo of list l was
-// used at a begin whose send knows clock v of l's chain against the
+// checkMemo checks, for tests, the start after a memo of list l was used
+// at a begin whose send knows the entries of l up to clock v against the
 // obvious: every entry the memo took is one of P (see memos), with the
 // end it had, and the start knows the end of every finished entry of P.
 func (w *walk) checkMemo(l *sendList, took []memoEntry, v Clock) error {
