@@ -509,14 +509,27 @@ func (w *walk) suffices(c cat, t int64, end Epoch, need uint8, maxTime int64) bo
 // of its queue that Table 3.1 orders before it: the trace contradicts the
 // model (the walks skip pending entries they know cannot be predecessors
 // in a consistent trace).
+//
+// As it looks at every event of the queue's pending list, it drops those
+// that began or were resolved (prunePending drops them only from the
+// front, or once the list doubled): the next begin has fewer to look at.
 func (w *walk) pendingPreds() error {
 	ev := w.target
-	for _, p := range ev.q.pending {
-		if priority(p.cat, p.time, ev.cat, ev.time) && p != ev && p.status == evPending && ev.send.Covers(p.sendEpoch) {
-			return w.conflict(p, Priority)
+	q := ev.q
+	kept := q.pending[:0]
+	var err error
+	for _, p := range q.pending {
+		if !p.unstarted() {
+			continue
+		}
+		kept = append(kept, p)
+		if err == nil && priority(p.cat, p.time, ev.cat, ev.time) && p != ev && p.status == evPending && ev.send.Covers(p.sendEpoch) {
+			err = w.conflict(p, Priority)
 		}
 	}
-	return nil
+	clear(q.pending[len(kept):])
+	q.pending, q.kept = kept, len(kept)
+	return err
 }
 
 // walkList walks l back from entry start for the categories in open.
