@@ -47,10 +47,10 @@ func (l *sendList) add(ev *event, clock Clock) {
 	l.summarize(len(l.entries), &x)
 	l.entries = append(l.entries, x)
 	q := l.q
-	for int(l.chain) >= len(q.lastSent) {
-		q.lastSent = append(q.lastSent, 0)
+	for int(l.chain) >= len(q.sends) {
+		q.sends = append(q.sends, chainSends{})
 	}
-	q.lastSent[l.chain] = clock
+	q.sends[l.chain] = chainSends{last: clock, head: int32(l.head)}
 	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
 }
 
@@ -199,6 +199,13 @@ func (l *sendList) setHead() {
 			break
 		}
 	}
+}
+
+// chainSends is what a looper queue keeps by chain, in a dense table, so
+// that a walk rules most chains out without a look at their lists.
+type chainSends struct {
+	last Clock // at least the clock of the chain's last send listed (0: none)
+	head int32 // the index of its list's head, unless a collection moved it since
 }
 
 // listHead is a list as its queue's walks see it first: whether a send

@@ -198,14 +198,14 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 			if c == own.chain {
 				continue
 			}
-			if int(c) >= len(q.lastSent) || bc != nil && q.lastSent[c] <= bc[j] {
+			if int(c) >= len(q.sends) || bc != nil && q.sends[c].last <= bc[j] {
 				continue // prev's send knew every send of c to q that send knows
 			}
-			l := q.list(c)
-			if l == nil {
+			h := q.headOf(c)
+			if h == nil {
 				continue
 			}
-			if err := w.head(&q.heads[l.head], send, need); err != nil {
+			if err := w.head(h, send, need); err != nil {
 				return err
 			}
 		}
@@ -402,6 +402,20 @@ func (w *walk) checkMemo(l *sendList, took []memoEntry, v Clock) error {
 		}
 	}
 	return nil
+}
+
+// headOf returns the head of the list of chain c's sends to q, or nil,
+// by the index q.sends keeps, checked: a collection may have moved it.
+func (q *queue) headOf(c Chain) *listHead {
+	if i := int(q.sends[c].head); i < len(q.heads) && q.heads[i].chain == c && q.heads[i].l != nil {
+		return &q.heads[i]
+	}
+	l := q.list(c)
+	if l == nil {
+		return nil
+	}
+	q.sends[c].head = int32(l.head)
+	return &q.heads[l.head]
 }
 
 // reducer returns an ended event of ev's queue, of the same category and
