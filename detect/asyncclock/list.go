@@ -171,8 +171,8 @@ func (l *sendList) finished(ev *event) {
 	}
 }
 
-// moved updates the list's head after its entries changed (dropped, or
-// one settled), which makes its memos stale.
+// moved updates the list's head after entries were dropped, or one was
+// removed (it settled, without an end yet), which makes its memos stale.
 func (l *sendList) moved() {
 	if l.memos.gen++; l.memos.gen == 0 { // wrapped around: no old memo may match
 		l.memos = memos{gen: 1}

@@ -257,33 +257,35 @@ const (
 	memoSlots = 8 // memos per list
 )
 
-// memos are what the last walks of a list at begins took, so that a
-// later begin with the same key does without the walk.
+// memos are what the last walks of a list at begins took, so that a later
+// begin with the same key does without the walk.
 //
-// Why that is exact. At the begin of an event E, the list's walk must
-// make the start know the ends of P, the entries of the list that E's
-// send knows and that Table 3.1 orders before E: those up to the last one
-// the send knows (upto: its clock; allSettled if the send knows every
-// settled entry) whose category is in predCats[E.cat] and, if timed,
-// whose time is at most E's. P holds no pending entry (pendingPreds
-// reports one first as a contradiction), so P is a set of settled entries
-// decided by them and the key alone: upto; need, the categories of
-// predCats[E.cat] the list has; and E's time, which counts only up to the
-// list's largest time (every timed entry is at most either). The list's categories and
-// largest time only grow until a compaction, so a key names the same P
-// later as long as the settled entries are the same. The walk makes the
-// start know the ends of the entries it takes (it joins them, or the
-// start knew them already) and of nothing else, and every other entry of
-// P precedes one of those (PRIORITY within one chain's sends, Table 3.1
-// being transitive). So the start after the walk is the start before it
-// joined with the ends of the entries taken, whatever it knew before, and
-// a later begin with the same key joins those ends instead of walking.
+// Why that is exact. At the begin of an event E, the list's walk must make
+// the start know the ends of P, the entries of the list that E's send
+// knows and that Table 3.1 orders before E: those up to the last one the
+// send knows (upto: its clock; allSettled if the send knows every settled
+// entry) whose category is in predCats[E.cat] and, if timed, whose time is
+// at most E's. P holds no pending entry (pendingPreds reports one first as
+// a contradiction), so P is a set of settled entries decided by them and
+// the key alone: upto; need, the categories of predCats[E.cat] the list
+// has; and E's time, which counts only up to the list's largest time
+// (every timed entry is at most either). The list's categories and largest
+// time only grow until a compaction, so a key names the same P later as
+// long as the settled entries are the same. The walk makes the start know
+// the ends of the entries it takes (it joins them, or the start knew them
+// already) and of nothing else, and every other entry of P precedes one of
+// those (PRIORITY within one chain's sends, Table 3.1 being transitive).
+// So the start after the walk is the start before it joined with the ends
+// of the entries taken, whatever it knew before, and a later begin with
+// the same key joins those ends instead of walking.
 //
-// A new entry is pending and changes no P. An entry that settles joins
-// the P of some keys (those whose upto it is not after): their memos take it too (settled), or go stale if
-// full. An entry removed, or dropped by a compaction, makes every memo of
-// the list stale (moved counts gen up). A walk that met an at-front
-// entry, or took more than memoSize entries, leaves no memo.
+// A new entry is pending and changes no P. An entry that settles joins the
+// P of the keys whose upto it is not after and that Table 3.1 orders it
+// for: their memos take it too (settled), or go stale if full. An entry
+// removed, or dropped by a compaction, makes every memo of the list stale
+// (moved counts gen up). A walk that met an at-front entry, or took more
+// than memoSize entries, leaves no memo. Removed events are resolved by
+// walks without memos (their starts had no pendingPreds check).
 type memos struct {
 	// The keys, apart from what they hold, so that a look-up reads one or
 	// two cache lines.
@@ -330,9 +332,10 @@ func (ms *memos) settled(x *sendEntry) {
 	}
 }
 
-// memoWalk is, for a begin whose send knows every settled entry of h's
-// list, the walk of the list from its last settled entry, or what a memo
-// of an earlier such walk says it would do.
+// memoWalk is, at a begin, the walk of h's list from entry start, the
+// last one the begin's send knows (upto: its clock, or allSettled for the
+// last settled entry when the send knows every settled one), or what a
+// memo of an earlier such walk says it would do (see memos).
 func (w *walk) memoWalk(h *listHead, need uint8, start int, upto Clock) error {
 	t := w.target.time
 	if t >= h.maxTime {
