@@ -31,12 +31,12 @@ func stepAll(tr *trace, cfg Config) (*Engine, error) {
 // (each one makes the memos stale; the equivalence test collects every
 // three begins, which leaves them little use).
 func TestMemoWalks(t *testing.T) {
-	n := 150
+	n := 60
 	switch {
 	case *equivN > 0:
 		n = *equivN
 	case testing.Short():
-		n = 30
+		n = 15
 	}
 	var used int64
 	for _, shape := range []genConfig{
@@ -69,7 +69,7 @@ func TestMemoWalks(t *testing.T) {
 // TestMemoWalksApp checks the memos at every use on a trace shaped like
 // an app's (tracetest.App), which uses them far more than random traces.
 func TestMemoWalksApp(t *testing.T) {
-	events := 20_000
+	events := 10_000
 	if testing.Short() {
 		events = 3_000
 	}
