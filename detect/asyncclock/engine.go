@@ -96,6 +96,7 @@ type Engine struct {
 	pool          []*builder
 	atomicScratch []*event
 	beginWalk     walk // the walk of the begin being stepped, kept so that it is not allocated per begin
+	checkMemos    bool // tests: check every use of a walk's memo against the list (checkMemo)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -114,6 +115,7 @@ type Stats struct {
 	MaxTimeLen   int   // the most chains an event's begin time mentioned (sampled)
 	Resolved     int64 // removed events whose time was resolved
 	WalkSteps    int64 // async-before list entries visited
+	MemoWalks    int64 // list walks at begins done by a memo of an earlier walk instead
 	PredsJoined  int64 // predecessor end times joined at begins
 	WindowFolded int64 // events folded into a time-window clock
 	LiveHandles  int   // signal handles held now
@@ -253,6 +255,9 @@ type queue struct {
 	pending []*event    // looper: events sent and not yet begun or resolved, in send order (pruned lazily)
 	kept    int         // len(pending) after its last compaction
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
+
+	lastBegun map[catTime]*recentBegun // looper: the last events begun of each delayed category and time (reducer)
+	sends     []chainSends             // looper: by chain, its sends to the queue (reducedPriority)
 }
 
 // evStatus is where an event is in its life.

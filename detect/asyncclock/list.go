@@ -16,6 +16,7 @@ type sendList struct {
 	has     [catAFA]bool
 	max     [catAFA]int64 // per timed category, the largest time added
 	min     [catAFA]int64 // and the smallest
+	memos   memos         // what the last walks of the list at begins took
 }
 
 type sendEntry struct {
@@ -45,7 +46,12 @@ func (l *sendList) add(ev *event, clock Clock) {
 	x := sendEntry{ev: ev, time: ev.time, clock: clock, cat: ev.cat}
 	l.summarize(len(l.entries), &x)
 	l.entries = append(l.entries, x)
-	l.moved()
+	q := l.q
+	for int(l.chain) >= len(q.sends) {
+		q.sends = append(q.sends, chainSends{})
+	}
+	q.sends[l.chain] = chainSends{last: clock, head: int32(l.head)}
+	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
 }
 
 // summarize sets the summaries of x, the entry at index i, from the
@@ -158,14 +164,24 @@ func (l *sendList) search(v Clock) int {
 // finished records that ev, sent at clock k of the list's chain, finished.
 func (l *sendList) finished(ev *event) {
 	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
-		l.entries[i].end = ev.endEpoch()
-		l.moved()
+		x := &l.entries[i]
+		x.end = ev.endEpoch()
+		l.memos.settled(x)
+		l.setHead()
 	}
 }
 
-// moved updates the list's head after its entries changed (added,
-// dropped, or one settled).
+// moved updates the list's head after entries were dropped, or one was
+// removed (it settled, without an end yet), which makes its memos stale.
 func (l *sendList) moved() {
+	if l.memos.gen++; l.memos.gen == 0 { // wrapped around: no old memo may match
+		l.memos = memos{gen: 1}
+	}
+	l.setHead()
+}
+
+// setHead updates the list's head from its entries.
+func (l *sendList) setHead() {
 	h := &l.q.heads[l.head]
 	*h = listHead{l: l, chain: l.chain, seen: l.seen, maxTime: math.MinInt64}
 	if len(l.entries) == 0 {
@@ -183,6 +199,13 @@ func (l *sendList) moved() {
 			break
 		}
 	}
+}
+
+// chainSends is what a looper queue keeps by chain, in a dense table, so
+// that a walk rules most chains out without a look at their lists.
+type chainSends struct {
+	last Clock // at least the clock of the chain's last send listed (0: none)
+	head int32 // the index of its list's head, unless a collection moved it since
 }
 
 // listHead is a list as its queue's walks see it first: whether a send

@@ -39,6 +39,11 @@ type walk struct {
 	seen   map[*event]bool
 	// incomplete: a tentative walk met a predecessor that has not finished
 	incomplete bool
+	// recording: walkList notes the entries it takes for a memo, the
+	// first memoSize of them in took, and counts them in ntook
+	recording bool
+	took      [memoSize]*sendEntry
+	ntook     int
 }
 
 // through walks, for the walk's event, the AsyncClock of the send of p, a
@@ -149,15 +154,17 @@ func (w *walk) priority(send Time) error {
 	return nil
 }
 
-// reducedPriority is priority for the begin of an event whose sender
-// sent an earlier event of the same category and time to the same queue,
-// prev, that has ended: prev precedes it (Table 3.1), and so does every
-// entry that precedes it and that prev's send knew, as it precedes prev
-// too; prev's end, which its own list's walk joins, accounts for them. So
-// only the lists of the chains of which send knows more than prev's send
-// knew are walked: the reduction of the AsyncClock at a send (thesis
-// §4.1.3), read off the difference of two clocks that share most of their
-// blocks.
+// reducedPriority is priority for the begin of an event E whose send
+// knows the send of prev, an ended event of the same queue, category and
+// time (see reducer): prev precedes E (Table 3.1), and so does every entry
+// that precedes E and that prev's send knew, as it precedes prev too
+// (Table 3.1 orders it before prev exactly when before E); prev's end
+// accounts for them. So only the lists of the chains of which send knows
+// more than prev's send knew, and that sent to the queue after what
+// prev's send knew, are walked, with E's sender's own list, whose last
+// send send's blocks may not show (a time's top): the reduction of the
+// AsyncClock at a send (thesis §4.1.3), read off the difference of two
+// clocks that share most of their blocks.
 func (w *walk) reducedPriority(send Time, prev *event) error {
 	ev := w.target
 	need := predCats[ev.cat]
@@ -165,6 +172,9 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		return nil
 	}
 	q, own := ev.q, ev.list
+	if _, err := w.pred(prev, Priority); err != nil {
+		return err
+	}
 	if err := w.head(&q.heads[own.head], send, need); err != nil {
 		return err
 	}
@@ -177,8 +187,8 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		if i < len(base.chunks) {
 			bc = base.chunks[i]
 		}
-		if sc == bc {
-			continue // the same block: it knows nothing more of these chains
+		if sc == bc || bc != nil && !anyAbove(sc, bc) {
+			continue // it knows nothing more of these chains
 		}
 		for j, k := range sc.clocks {
 			if k == 0 || (bc != nil && k <= bc.clocks[j]) {
@@ -188,11 +198,14 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 			if c == own.chain {
 				continue
 			}
-			l := q.list(c)
-			if l == nil {
+			if int(c) >= len(q.sends) || bc != nil && q.sends[c].last <= bc.clocks[j] {
+				continue // prev's send knew every send of c to q that send knows
+			}
+			h := q.headOf(c)
+			if h == nil {
 				continue
 			}
-			if err := w.head(&q.heads[l.head], send, need); err != nil {
+			if err := w.head(h, send, need); err != nil {
 				return err
 			}
 		}
@@ -219,7 +232,10 @@ func (w *walk) head(h *listHead, send Time, need uint8) error {
 			if w.suffices(h.cat, h.time, h.end, need&h.seen, h.maxTime) {
 				return nil
 			}
-			return w.walkList(l, int(h.settledIdx), need)
+			if w.outer != nil { // resolving a removed event: no pendingPreds check came first
+				return w.walkList(l, int(h.settledIdx), need)
+			}
+			return w.memoWalk(h, need, int(h.settledIdx), allSettled)
 		}
 	}
 	start := len(l.entries) - 1
@@ -230,34 +246,245 @@ func (w *walk) head(h *listHead, send Time, need uint8) error {
 	if x := &l.entries[start]; w.mode == strict && x.ev != w.target && w.suffices(x.cat, x.time, x.end, need&h.seen, h.maxTime) {
 		return nil
 	}
+	if w.mode == strict && w.outer == nil {
+		return w.memoWalk(h, need, start, l.entries[start].clock)
+	}
 	return w.walkList(l, start, need)
 }
 
-// reducer returns an ended event that ev's sender sent to ev's queue
-// before ev, of the same category and time, whose send time is still
-// held (see reducedPriority), or nil.
-func (w *walk) reducer() *event {
-	ev := w.target
-	l := ev.list
-	if l == nil || !ev.cat.timed() {
+const (
+	memoSize  = 4 // the most entries a memo holds
+	memoSlots = 8 // memos per list
+)
+
+// memos are what the last walks of a list at begins took, so that a later
+// begin with the same key does without the walk.
+//
+// Why that is exact. At the begin of an event E, the list's walk must make
+// the start know the ends of P, the entries of the list that E's send
+// knows and that Table 3.1 orders before E: those up to the last one the
+// send knows (upto: its clock; allSettled if the send knows every settled
+// entry) whose category is in predCats[E.cat] and, if timed, whose time is
+// at most E's. P holds no pending entry (pendingPreds reports one first as
+// a contradiction), so P is a set of settled entries decided by them and
+// the key alone: upto; need, the categories of predCats[E.cat] the list
+// has; and E's time, which counts only up to the list's largest time
+// (every timed entry is at most either). The list's categories and largest
+// time only grow until a compaction, so a key names the same P later as
+// long as the settled entries are the same. The walk makes the start know
+// the ends of the entries it takes (it joins them, or the start knew them
+// already) and of nothing else, and every other entry of P precedes one of
+// those (PRIORITY within one chain's sends, Table 3.1 being transitive).
+// So the start after the walk is the start before it joined with the ends
+// of the entries taken, whatever it knew before, and a later begin with
+// the same key joins those ends instead of walking.
+//
+// A new entry is pending and changes no P. An entry that settles joins the
+// P of the keys whose upto it is not after and that Table 3.1 orders it
+// for: their memos take it too (settled), or go stale if full. An entry
+// removed, or dropped by a compaction, makes every memo of the list stale
+// (moved counts gen up). A walk that met an at-front entry, or took more
+// than memoSize entries, leaves no memo. Removed events are resolved by
+// walks without memos (their starts had no pendingPreds check).
+type memos struct {
+	// The keys, apart from what they hold, so that a look-up reads one or
+	// two cache lines.
+	time [memoSlots]int64  // E's time, or math.MaxInt64 if at least the list's largest
+	upto [memoSlots]Clock  // the clock of the last entry E's send knows, or allSettled
+	made [memoSlots]uint32 // the list's gen when it was made
+	need [memoSlots]uint8  // predCats[E.cat] & the list's categories
+	n    [memoSlots]uint8  // entries held
+	next uint8             // the slot the next memo takes
+	gen  uint32            // counts the list's removals and compactions (moved)
+	took [memoSlots][memoSize]memoEntry
+}
+
+// allSettled is a memo's upto when E's send knows every settled entry.
+const allSettled = ^Clock(0)
+
+// memoEntry is an entry a walk took: the end of its event, and its
+// clock, by which the list finds it (the entry stays while the memo does).
+// It holds no pointer, so that the collector need not look at memos.
+type memoEntry struct {
+	end   Epoch
+	clock Clock
+}
+
+// settled updates the memos after entry x of their list settled (its
+// event finished): x joins the entries a memo took if it is one of its P,
+// and a memo that cannot hold it, or whose P it joins without finishing,
+// goes stale; the others stand.
+func (ms *memos) settled(x *sendEntry) {
+	for k := range memoSlots {
+		if ms.made[k] != ms.gen || x.clock > ms.upto[k] || ms.need[k]&x.cat.bit() == 0 || (x.cat.timed() && x.time > ms.time[k]) {
+			continue // not one of its P
+		}
+		if n := ms.n[k]; x.cat.timed() && x.ev.finished() && n < memoSize {
+			// First: the took entries are the latest first, so that a
+			// later one that knows an earlier one's end saves its join.
+			t := &ms.took[k]
+			copy(t[1:n+1], t[:n])
+			t[0] = memoEntry{x.end, x.clock}
+			ms.n[k]++
+		} else {
+			ms.made[k] = ms.gen - 1
+		}
+	}
+}
+
+// memoWalk is, at a begin, the walk of h's list from entry start, the
+// last one the begin's send knows (upto: its clock, or allSettled for the
+// last settled entry when the send knows every settled one), or what a
+// memo of an earlier such walk says it would do (see memos).
+func (w *walk) memoWalk(h *listHead, need uint8, start int, upto Clock) error {
+	t := w.target.time
+	if t >= h.maxTime {
+		t = math.MaxInt64
+	}
+	l := h.l
+	ms := &l.memos
+	key := need & h.seen
+	for k := range memoSlots {
+		if ms.made[k] != ms.gen || ms.need[k] != key || ms.time[k] != t || ms.upto[k] != upto {
+			continue
+		}
+		w.e.stats.MemoWalks++
+		took := ms.took[k][:ms.n[k]]
+		for _, x := range took {
+			if !w.b.covers(x.end) {
+				if _, err := w.pred(l.entries[l.search(x.clock)].ev, Priority); err != nil {
+					return err
+				}
+			}
+		}
+		if w.e.checkMemos {
+			return w.checkMemo(l, took, upto)
+		}
 		return nil
 	}
-	i := l.search(ev.sendEpoch.Clock())
-	if i < 0 || l.entries[i].ev != ev {
-		return nil
+	w.recording, w.ntook = true, 0
+	err := w.walkList(l, start, need)
+	w.recording = false
+	n := w.ntook
+	if err != nil || n > memoSize {
+		return err
 	}
-	for n := 0; n < 4; n++ {
-		d := l.entries[i].prev[ev.cat]
-		if d == 0 {
+	var took [memoSize]memoEntry
+	for i, x := range w.took[:n] {
+		if x.end == 0 { // a removed event not resolved
 			return nil
 		}
-		i -= int(d)
-		x := &l.entries[i]
-		if x.time == ev.time && x.ev.status == evEnded && x.ev.send.top != 0 {
-			return x.ev
+		took[i] = memoEntry{x.end, x.clock}
+	}
+	k := ms.next
+	ms.next = (k + 1) % memoSlots
+	ms.time[k], ms.upto[k], ms.made[k], ms.need[k], ms.n[k], ms.took[k] = t, upto, ms.gen, key, uint8(n), took
+	return nil
+}
+
+// checkMemo checks, for tests, the start after a memo of list l was used
+// at a begin whose send knows the entries of l up to clock v against the
+// obvious: every entry the memo took is one of P (see memos), with the
+// end it had, and the start knows the end of every finished entry of P.
+func (w *walk) checkMemo(l *sendList, took []memoEntry, v Clock) error {
+	ev := w.target
+	inP := func(x *sendEntry) bool {
+		return x.clock <= v && x.ev != ev && x.ev.settled() && priority(x.cat, x.time, ev.cat, ev.time)
+	}
+	for _, m := range took {
+		i := l.search(m.clock)
+		if i < 0 || l.entries[i].clock != m.clock || !inP(&l.entries[i]) || m.end != l.entries[i].ev.endEpoch() {
+			return fmt.Errorf("asyncclock: at the begin of %s, a memo of the list of chain %d took the send at clock %d, which does not precede it (or not at that end)",
+				w.e.name(ev.id), l.chain, m.clock)
+		}
+	}
+	for i := range l.entries {
+		if x := &l.entries[i]; inP(x) && x.ev.finished() && !w.b.covers(x.ev.endEpoch()) {
+			return fmt.Errorf("asyncclock: at the begin of %s, a memo of the list of chain %d missed %s, which precedes it",
+				w.e.name(ev.id), l.chain, w.e.name(x.ev.id))
 		}
 	}
 	return nil
+}
+
+// headOf returns the head of the list of chain c's sends to q, or nil,
+// by the index q.sends keeps, checked: a collection may have moved it.
+func (q *queue) headOf(c Chain) *listHead {
+	if i := int(q.sends[c].head); i < len(q.heads) && q.heads[i].chain == c && q.heads[i].l != nil {
+		return &q.heads[i]
+	}
+	l := q.list(c)
+	if l == nil {
+		return nil
+	}
+	q.sends[c].head = int32(l.head)
+	return &q.heads[l.head]
+}
+
+// reducer returns an ended event of ev's queue, of the same category and
+// time as ev, whose send ev's send knows and whose send time is still
+// held (see reducedPriority), or nil: one that ev's sender sent before
+// ev, or else one of the last events of that category and time the
+// queue's looper began (delayed ones: at-time events seldom share a
+// time). It notes ev as begun.
+func (w *walk) reducer() *event {
+	ev := w.target
+	l, q := ev.list, ev.q
+	if l == nil || !ev.cat.timed() {
+		return nil
+	}
+	usable := func(p *event) bool {
+		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
+	}
+	var recent *recentBegun
+	if ev.cat == catDA || ev.cat == catDS {
+		key := catTime{ev.cat, ev.time}
+		if recent = q.lastBegun[key]; recent == nil {
+			if q.lastBegun == nil || len(q.lastBegun) >= maxLastBegun {
+				q.lastBegun = make(map[catTime]*recentBegun) // bounded: a new start
+			}
+			recent = new(recentBegun)
+			q.lastBegun[key] = recent
+		}
+		defer func() {
+			copy(recent[1:], recent[:len(recent)-1])
+			recent[0] = ev
+		}()
+	}
+	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
+		for range 4 {
+			d := l.entries[i].prev[ev.cat]
+			if d == 0 {
+				break
+			}
+			i -= int(d)
+			if x := &l.entries[i]; x.time == ev.time && usable(x.ev) {
+				return x.ev
+			}
+		}
+	}
+	if recent != nil {
+		for _, p := range recent {
+			if usable(p) && ev.send.Covers(p.sendEpoch) {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// recentBegun holds the last events of one category and time a looper
+// queue began, the latest first.
+type recentBegun [8]*event
+
+// maxLastBegun bounds the number of categories and times whose last
+// events a queue keeps.
+const maxLastBegun = 64
+
+// catTime is a category and a time of Table 3.1.
+type catTime struct {
+	cat  cat
+	time int64
 }
 
 // suffices reports whether an entry of a list (of category c and time t,
@@ -299,14 +526,27 @@ func (w *walk) suffices(c cat, t int64, end Epoch, need uint8, maxTime int64) bo
 // of its queue that Table 3.1 orders before it: the trace contradicts the
 // model (the walks skip pending entries they know cannot be predecessors
 // in a consistent trace).
+//
+// As it looks at every event of the queue's pending list, it drops those
+// that began or were resolved (prunePending drops them only from the
+// front, or once the list doubled): the next begin has fewer to look at.
 func (w *walk) pendingPreds() error {
 	ev := w.target
-	for _, p := range ev.q.pending {
-		if priority(p.cat, p.time, ev.cat, ev.time) && p != ev && p.status == evPending && ev.send.Covers(p.sendEpoch) {
-			return w.conflict(p, Priority)
+	q := ev.q
+	kept := q.pending[:0]
+	var err error
+	for _, p := range q.pending {
+		if !p.unstarted() {
+			continue
+		}
+		kept = append(kept, p)
+		if err == nil && priority(p.cat, p.time, ev.cat, ev.time) && p != ev && p.status == evPending && ev.send.Covers(p.sendEpoch) {
+			err = w.conflict(p, Priority)
 		}
 	}
-	return nil
+	clear(q.pending[len(kept):])
+	q.pending, q.kept = kept, len(kept)
+	return err
 }
 
 // walkList walks l back from entry start for the categories in open.
@@ -359,6 +599,7 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 		joined := false // p is a predecessor now accounted for
 		switch {
 		case !c.timed(): // an at-front entry: it and all before it of its category precede ev
+			w.ntook = memoSize + 1 // no memo: the joins of at-front entries are cached per entry
 			if err := w.atFrontList(l, i); err != nil {
 				return err
 			}
@@ -388,6 +629,12 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 			joined = true
 		}
 		if joined {
+			if w.recording {
+				if w.ntook < memoSize {
+					w.took[w.ntook] = p
+				}
+				w.ntook++
+			}
 			open &^= catAFA.bit() // at-front events precede every timed event sent after them
 			raise := func(d cat) {
 				floor[d] = max(floor[d], p.time)
