@@ -10,9 +10,19 @@ import (
 // retireFixture runs a looper through n events (every tenth removed
 // instead of run) and a worker thread through its life, and returns the
 // validator with the lines where E1 ended, E9 was removed and w ended.
-func retireFixture(t *testing.T, n int) (v *Validator, syms *Symbols, line, e1End, e9Removed, wEnd int) {
+// With shared, the table held the trace's ids before the validator began,
+// as a table shared with earlier traces does.
+func retireFixture(t *testing.T, n int, shared bool) (v *Validator, syms *Symbols, line, e1End, e9Removed, wEnd int) {
 	t.Helper()
 	syms = NewSymbols()
+	if shared {
+		for _, s := range []string{"main", "q", "w"} {
+			syms.Intern(s)
+		}
+		for i := range n {
+			syms.Intern("E" + strconv.Itoa(i))
+		}
+	}
 	v = NewValidator(syms)
 	step := func(op Op) {
 		t.Helper()
@@ -52,11 +62,17 @@ func retireFixture(t *testing.T, n int) (v *Validator, syms *Symbols, line, e1En
 // threads move to the compact record, and the rules about them still hold.
 func TestValidatorRetiresFinishedTasks(t *testing.T) {
 	const n = 5000
-	v, _, _, _, _, _ := retireFixture(t, n)
+	v, _, _, _, _, _ := retireFixture(t, n, false)
 	if got := len(v.tasks); got != 1 {
 		t.Errorf("%d live task records after %d finished events; want 1 (the running looper)", got, n)
 	}
-	if got := len(v.ended); got != n+1 {
+	got := len(v.endedOld)
+	for _, p := range v.ended {
+		if p != 0 {
+			got++
+		}
+	}
+	if got != n+1 {
 		t.Errorf("%d compact records, want %d (every event and the worker)", got, n+1)
 	}
 
@@ -94,21 +110,27 @@ func TestValidatorRetiresFinishedTasks(t *testing.T) {
 			func(int, int, int) string { return "" }},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			v, syms, line, e1, e9, w := retireFixture(t, 20)
-			op := tt.op(syms)
-			err := v.Check(&op, line+1)
-			want := tt.want(e1, e9, w)
-			var le *LineError
-			switch {
-			case want == "" && err != nil:
-				t.Fatalf("unexpected error: %v", err)
-			case want == "":
-			case err == nil:
-				t.Fatalf("no error; want %q", want)
-			case !errors.As(err, &le) || le.Msg != want || le.Line != line+1:
-				t.Fatalf("got %v\nwant line %d: %s", err, line+1, want)
+		for _, shared := range []bool{false, true} {
+			name := tt.name
+			if shared {
+				name += "/shared table"
 			}
-		})
+			t.Run(name, func(t *testing.T) {
+				v, syms, line, e1, e9, w := retireFixture(t, 20, shared)
+				op := tt.op(syms)
+				err := v.Check(&op, line+1)
+				want := tt.want(e1, e9, w)
+				var le *LineError
+				switch {
+				case want == "" && err != nil:
+					t.Fatalf("unexpected error: %v", err)
+				case want == "":
+				case err == nil:
+					t.Fatalf("no error; want %q", want)
+				case !errors.As(err, &le) || le.Msg != want || le.Line != line+1:
+					t.Fatalf("got %v\nwant line %d: %s", err, line+1, want)
+				}
+			})
+		}
 	}
 }
