@@ -33,19 +33,12 @@ import "fmt"
 //   - call/ret: ret closes the innermost open call, of the same handler;
 //   - alloc: an object is allocated once.
 type Validator struct {
-	syms  *Symbols
-	tasks map[Sym]*taskInfo // live tasks: forked or running threads, pending or running events
-	// ended holds the finished tasks as endedMark | line<<3 | state, so
-	// that long traces stay cheap: by Sym - endedFrom in a dense table
-	// for the Syms issued since the validator began (most ids are new
-	// strings of this trace, and a table is read without hashing), in a
-	// map for older ones (a table shared with other traces).
-	ended     []uint64
-	endedFrom Sym
-	endedOld  map[Sym]uint64
-	queues    map[Sym]*queueInfo
-	locks     map[Sym]*lockInfo
-	objects   map[Sym]int // line of the alloc
+	syms    *Symbols
+	tasks   map[Sym]*taskInfo // live tasks: forked or running threads, pending or running events
+	ended   symValues         // finished tasks: presentMark | line<<3 | state, so long traces stay cheap
+	queues  map[Sym]*queueInfo
+	locks   map[Sym]*lockInfo
+	objects symValues // line of the alloc
 
 	// last is the live record of task lastID, the task of a recent op that
 	// was running, or nil: most ops belong to the task of the op before, so
@@ -92,37 +85,22 @@ func (v *Validator) lookup(id Sym) *taskInfo {
 	if t := v.tasks[id]; t != nil {
 		return t
 	}
-	var p uint64
-	if id >= v.endedFrom {
-		if i := int(id - v.endedFrom); i < len(v.ended) {
-			p = v.ended[i]
-		}
-	} else {
-		p = v.endedOld[id]
-	}
+	p := v.ended.get(id)
 	if p == 0 {
 		return nil
 	}
-	return &taskInfo{state: taskState(p & 7), line: int(p &^ endedMark >> 3)}
+	return &taskInfo{state: taskState(p & 7), line: int(p &^ presentMark >> 3)}
 }
 
-// endedMark marks a record of ended: a task that finished at line 0 in
-// state 0 is still one.
-const endedMark = 1 << 63
+// presentMark marks a value of a symValues as present, whatever the line
+// (a task that finished at line 0 in state 0, an object allocated at
+// line 0, as a Validator used without lines says).
+const presentMark = 1 << 63
 
 // retire moves a task that has finished (an ended thread, an ended or
 // removed event) to the compact record.
 func (v *Validator) retire(id Sym, t *taskInfo) {
-	p := endedMark | uint64(t.line)<<3 | uint64(t.state)
-	if id < v.endedFrom {
-		v.endedOld[id] = p
-	} else {
-		i := int(id - v.endedFrom)
-		if i >= len(v.ended) {
-			v.ended = append(v.ended, make([]uint64, max(i+1-len(v.ended), len(v.ended), 1024))...)
-		}
-		v.ended[i] = p
-	}
+	v.ended.set(id, presentMark|uint64(t.line)<<3|uint64(t.state))
 	delete(v.tasks, id)
 	if v.last == t {
 		v.last = nil
@@ -160,13 +138,12 @@ type lockInfo struct {
 // NewValidator returns a validator for ops whose Syms come from syms.
 func NewValidator(syms *Symbols) *Validator {
 	return &Validator{
-		syms:      syms,
-		tasks:     make(map[Sym]*taskInfo),
-		endedFrom: Sym(syms.Len()),
-		endedOld:  make(map[Sym]uint64),
-		queues:    make(map[Sym]*queueInfo),
-		locks:     make(map[Sym]*lockInfo),
-		objects:   make(map[Sym]int),
+		syms:    syms,
+		tasks:   make(map[Sym]*taskInfo),
+		ended:   newSymValues(syms),
+		queues:  make(map[Sym]*queueInfo),
+		locks:   make(map[Sym]*lockInfo),
+		objects: newSymValues(syms),
 	}
 }
 
@@ -288,11 +265,11 @@ func (c *check) run() {
 	case Ret:
 		c.ret(t)
 	case Alloc:
-		if first, ok := c.v.objects[op.Loc.Obj]; ok {
-			c.fail("object %s was allocated twice (first at line %d)", c.name(op.Loc.Obj), first)
+		if first := c.v.objects.get(op.Loc.Obj); first != 0 {
+			c.fail("object %s was allocated twice (first at line %d)", c.name(op.Loc.Obj), first&^presentMark)
 			return
 		}
-		c.v.objects[op.Loc.Obj] = c.line
+		c.v.objects.set(op.Loc.Obj, presentMark|uint64(c.line))
 	}
 }
 

@@ -66,13 +66,7 @@ func TestValidatorRetiresFinishedTasks(t *testing.T) {
 	if got := len(v.tasks); got != 1 {
 		t.Errorf("%d live task records after %d finished events; want 1 (the running looper)", got, n)
 	}
-	got := len(v.endedOld)
-	for _, p := range v.ended {
-		if p != 0 {
-			got++
-		}
-	}
-	if got != n+1 {
+	if got := v.ended.len(); got != n+1 {
 		t.Errorf("%d compact records, want %d (every event and the worker)", got, n+1)
 	}
 
