@@ -38,7 +38,7 @@ type Validator struct {
 	ended   symValues         // finished tasks: presentMark | line<<3 | state, so long traces stay cheap
 	queues  map[Sym]*queueInfo
 	locks   map[Sym]*lockInfo
-	objects symValues // line of the alloc
+	objects symValues // presentMark | the line of the alloc
 
 	// last is the live record of task lastID, the task of a recent op that
 	// was running, or nil: most ops belong to the task of the op before, so
