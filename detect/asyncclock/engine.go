@@ -172,17 +172,17 @@ type task struct {
 }
 
 // learn makes task t know what u knows.
-func (e *Engine) learn(t *task, u Time) {
-	b := e.builder()
-	t.st = t.st.joinIn(b, u, true)
-	e.putBuilder(b)
-}
+func (e *Engine) learn(t *task, u Time) { t.st = e.joinIn(t.st, u, true) }
 
 // joinTimes returns t ⊔ u (see Time.join) with a builder of the pool.
-func (e *Engine) joinTimes(t, u Time) Time {
+func (e *Engine) joinTimes(t, u Time) Time { return e.joinIn(t, u, false) }
+
+// joinIn is Time.joinIn with a builder of the pool.
+func (e *Engine) joinIn(t, u Time, point bool) Time {
 	b := e.builder()
-	defer e.putBuilder(b)
-	return t.joinIn(b, u, false)
+	r := t.joinIn(b, u, point)
+	e.putBuilder(b)
+	return r
 }
 
 // thread is a thread of the trace.

@@ -224,6 +224,3 @@ func adds(t, u Time, x Epoch) bool {
 	}
 	return false
 }
-
-// learn makes t know what u knows.
-func (t *Time) learn(u Time) { *t = t.join(u) }

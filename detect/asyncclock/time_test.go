@@ -96,7 +96,7 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 					break
 				}
 				h := &handles[r.IntN(len(handles))]
-				h.t.learn(u.t)
+				h.t = h.t.join(u.t)
 				h.plain = join(h.plain, u.plain)
 				check(step, "handle", h.t, h.plain)
 			case 3: // a new point on chain c, from a start that knows its last one

@@ -692,7 +692,7 @@ func (w *walk) atFrontList(l *sendList, i int) error {
 			cache = false
 			continue
 		}
-		acc.learn(*f)
+		acc = w.e.joinTimes(acc, *f)
 		if cache {
 			s := acc
 			p.afJoin = &s
