@@ -36,8 +36,14 @@ type Symbols struct {
 	// to add it in; the hash bits kept in the slot spare most string
 	// comparisons, and growing the table, which needs no more bits of the
 	// hash than these, never hashes a string again.
-	slots []uint64
-	seed  maphash.Seed
+	slots  []uint64
+	hashed int // Syms in slots
+	seed   maphash.Seed
+	// nums and numSlots keep numbered ids apart from slots (numbered.go):
+	// nums holds the arrays of their prefixes, numSlots finds a prefix's
+	// array.
+	nums     []numbered
+	numSlots [numPrefixSlots]numSlot
 	// touched keeps the slots internSpans loads ahead of its probes, so
 	// that the compiler does not drop the loads; its value means nothing.
 	touched uint64
@@ -82,15 +88,20 @@ func (t *Symbols) Intern(s string) Sym {
 	if s == "" {
 		return NoSym
 	}
+	if key, n, ok := numKey(s); ok {
+		if y, ok := t.internNumbered(s, key, n); ok {
+			return y
+		}
+	}
 	h := maphash.String(t.seed, s)
 	y, slot := t.find(s, h)
 	if y != NoSym {
 		return y
 	}
 	if len(s) > arenaMaxString {
-		return t.add(t.addLong(s), h, slot)
+		return t.addHashed(t.addLong(s), h, slot)
 	}
-	return t.add(t.copyShort(unsafe.Slice(unsafe.StringData(s), len(s))), h, slot)
+	return t.addHashed(t.copyShort(s), h, slot)
 }
 
 // InternBytes is Intern for a byte slice; it allocates only when b is new
@@ -99,8 +110,14 @@ func (t *Symbols) InternBytes(b []byte) Sym {
 	if len(b) == 0 {
 		return NoSym
 	}
+	s := unsafe.String(unsafe.SliceData(b), len(b)) // nothing keeps a reference to it
+	if key, n, ok := numKey(s); ok {
+		if y, ok := t.internNumbered(s, key, n); ok {
+			return y
+		}
+	}
 	h := maphash.Bytes(t.seed, b)
-	y, slot := t.find(unsafe.String(unsafe.SliceData(b), len(b)), h) // find keeps no reference to it
+	y, slot := t.find(s, h)
 	if y != NoSym {
 		return y
 	}
@@ -110,34 +127,50 @@ func (t *Symbols) InternBytes(b []byte) Sym {
 // addBytes adds b, a new string of hash h whose place in slots is slot.
 func (t *Symbols) addBytes(b []byte, h uint64, slot int) Sym {
 	if len(b) > arenaMaxString {
-		return t.add(t.addLong(string(b)), h, slot)
+		return t.addHashed(t.addLong(string(b)), h, slot)
 	}
-	return t.add(t.copyShort(b), h, slot)
+	return t.addHashed(t.copyShort(unsafe.String(unsafe.SliceData(b), len(b))), h, slot)
 }
 
 // internSpans appends to out the Syms of the strings raw[sp.start:sp.end]
 // for each of spans (none of them empty), as InternBytes would, in order.
-// It hashes a group of strings and loads their first slots before it
-// probes for any of them, so that the cache misses of a group's probes
-// (most strings of a block are new, and their slots are anywhere in the
-// table) overlap instead of coming one after the other.
+// Most strings new to a block are numbered ids, which need no hash; it
+// hashes the others of a group of strings, and loads their first slots,
+// before it probes for any of them, so that the cache misses of a group's
+// probes overlap instead of coming one after the other.
 func (t *Symbols) internSpans(raw []byte, spans []strSpan, out []Sym) []Sym {
 	const group = 32
-	var hs [group]uint64
+	var (
+		hs   [group]uint64 // a string's hash, if it is not numbered
+		keys [group]uint64 // a numbered string's prefix, or 0
+		ns   [group]uint32 // and its number
+	)
 	for len(spans) > 0 {
 		g := spans[:min(group, len(spans))]
 		spans = spans[len(g):]
 		mask := uint64(len(t.slots) - 1)
 		var touch uint64
 		for i, sp := range g {
-			hs[i] = maphash.Bytes(t.seed, raw[sp.start:sp.end])
+			b := raw[sp.start:sp.end]
+			if keys[i], ns[i], _ = numKey(unsafe.String(unsafe.SliceData(b), len(b))); keys[i] != 0 {
+				continue
+			}
+			hs[i] = maphash.Bytes(t.seed, b)
 			touch |= t.slots[hs[i]&mask]
 		}
 		t.touched |= touch
 		for i, sp := range g {
 			b := raw[sp.start:sp.end]
+			s := unsafe.String(unsafe.SliceData(b), len(b))
 			h := hs[i]
-			y, slot := t.find(unsafe.String(unsafe.SliceData(b), len(b)), h)
+			if keys[i] != 0 {
+				if y, ok := t.internNumbered(s, keys[i], ns[i]); ok {
+					out = append(out, y)
+					continue
+				}
+				h = maphash.Bytes(t.seed, b)
+			}
+			y, slot := t.find(s, h)
 			if y == NoSym {
 				y = t.addBytes(b, h, slot)
 			}
@@ -149,7 +182,7 @@ func (t *Symbols) internSpans(raw []byte, spans []strSpan, out []Sym) []Sym {
 
 // copyShort copies b (at most arenaMaxString bytes) into the arena and
 // returns its strRef.
-func (t *Symbols) copyShort(b []byte) uint64 {
+func (t *Symbols) copyShort(b string) uint64 {
 	if len(t.chunks) == 0 || t.fill+len(b) > arenaChunk {
 		t.chunks = append(t.chunks, make([]byte, arenaChunk))
 		t.fill = 0
@@ -165,7 +198,8 @@ func (t *Symbols) addLong(s string) uint64 {
 	return longRef | uint64(len(t.long)-1)
 }
 
-func (t *Symbols) add(ref, h uint64, slot int) Sym {
+// addRef issues the Sym of a new string whose strRef is ref.
+func (t *Symbols) addRef(ref uint64) Sym {
 	y := Sym(len(t.refs))
 	if len(t.refs) == cap(t.refs) {
 		// Double it: append grows a large slice by a quarter at a time,
@@ -173,8 +207,16 @@ func (t *Symbols) add(ref, h uint64, slot int) Sym {
 		t.refs = append(make([]uint64, 0, 2*cap(t.refs)), t.refs...)
 	}
 	t.refs = append(t.refs, ref)
+	return y
+}
+
+// addHashed issues the Sym of a new string whose strRef is ref and puts
+// it in the hash table, in slot, which find returned for its hash h.
+func (t *Symbols) addHashed(ref, h uint64, slot int) Sym {
+	y := t.addRef(ref)
 	t.slots[slot] = uint64(uint32(h))<<32 | uint64(y)
-	if 2*len(t.refs) > len(t.slots) {
+	t.hashed++
+	if 2*t.hashed > len(t.slots) {
 		t.grow()
 	}
 	return y
@@ -203,6 +245,11 @@ func (t *Symbols) grow() {
 func (t *Symbols) Lookup(s string) (Sym, bool) {
 	if s == "" {
 		return NoSym, true
+	}
+	if key, n, ok := numKey(s); ok {
+		if y, ok := t.lookupNumbered(key, n); ok {
+			return y, y != NoSym
+		}
 	}
 	y, _ := t.find(s, maphash.String(t.seed, s))
 	return y, y != NoSym
@@ -233,6 +280,10 @@ func (t *Symbols) Reset() {
 	clear(t.long[1:])
 	t.long = t.long[:1]
 	clear(t.slots)
+	t.hashed = 0
+	clear(t.nums) // let the arrays go
+	t.nums = t.nums[:0]
+	t.numSlots = [numPrefixSlots]numSlot{}
 	t.gen++
 }
 

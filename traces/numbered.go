@@ -1,0 +1,174 @@
+package traces
+
+import "math"
+
+// Numbered ids. Most strings new to a trace are ids that a program numbers
+// as it goes: events E1, E2..., objects o17, handles m3, threads, locks.
+// Symbols keeps such a string, prefix + number, in a dense array of its
+// prefix indexed by the number, instead of in its hash table: consecutive
+// numbers then find their Syms in consecutive memory, where the hash table
+// would put them in random slots of a large table, one cache miss each.
+//
+// Which strings qualify: a prefix of at most numMaxPrefix bytes that does
+// not end in a digit, then the canonical decimal of a number below 10^9
+// (no sign, no leading zero but in "0"). Each string still has exactly one
+// place: an array covers a range of its prefix's numbers, and a string of
+// that range is either in the array or, if it was interned before the
+// range grew over it, in the hash table (the prefix remembers the range of
+// its numbers it left there, so a number outside it needs no probe). A
+// range grows only while its array stays dense (numMaxSpan), so its memory
+// stays proportional to the strings it holds; a string it cannot take goes
+// to the hash table.
+
+const (
+	numMaxPrefix = 7
+	numMaxDigits = 9
+	// numPrefixSlots is the size of the table of prefixes, which takes at
+	// most half as many prefixes; the strings of any others go to the hash
+	// table.
+	numPrefixSlots = 64
+	// numSlack is how far below its first number a prefix's range starts:
+	// room for ids a trace uses a little out of order.
+	numSlack = 32
+)
+
+// numMaxSpan is the most numbers a prefix that holds count strings may
+// cover: 8 array slots (32 bytes) per string, plus some to start with.
+func numMaxSpan(count int) int { return 8 * (count + 64) }
+
+// numbered is the dense array of one prefix.
+type numbered struct {
+	base  uint32 // the number of syms[0]
+	syms  []Sym  // syms[n-base] is the Sym of prefix+n, or NoSym
+	count int    // strings in syms
+	// hashLo..hashHi holds every number of this prefix whose string was
+	// put in the hash table instead (empty if hashLo > hashHi).
+	hashLo, hashHi uint32
+}
+
+// numKey returns the key of a numbered string's prefix, its number and
+// true, or false if s is not a numbered string. The key is the prefix's
+// bytes and its length plus one in the top byte, so it is never 0.
+func numKey(s string) (key uint64, n uint32, ok bool) {
+	i := len(s)
+	for i > 0 && s[i-1]-'0' < 10 {
+		i--
+	}
+	d := len(s) - i
+	if d == 0 || d > numMaxDigits || i > numMaxPrefix || (d > 1 && s[i] == '0') {
+		return 0, 0, false
+	}
+	for _, c := range []byte(s[i:]) {
+		n = n*10 + uint32(c-'0')
+	}
+	key = uint64(i+1) << 56
+	for j := range i {
+		key |= uint64(s[j]) << (8 * j)
+	}
+	return key, n, true
+}
+
+// numSlot returns the slot of key in t.numSlots: the one holding it, or
+// the empty one where it belongs.
+func (t *Symbols) numSlot(key uint64) *numSlot {
+	for i := key * 0x9e3779b97f4a7c15 >> 58; ; i = (i + 1) % numPrefixSlots {
+		if e := &t.numSlots[i]; e.key == key || e.key == 0 {
+			return e
+		}
+	}
+}
+
+// numSlot is a slot of the table of prefixes: a prefix's key and the
+// index of its array in Symbols.nums.
+type numSlot struct {
+	key uint64
+	i   int
+}
+
+// numFor returns the array of key's prefix, adding one if the prefix is
+// new and there is room, or nil.
+func (t *Symbols) numFor(key uint64) *numbered {
+	e := t.numSlot(key)
+	if e.key == 0 {
+		if 2*len(t.nums) >= numPrefixSlots {
+			return nil
+		}
+		e.key, e.i = key, len(t.nums)
+		t.nums = append(t.nums, numbered{hashLo: math.MaxUint32})
+	}
+	return &t.nums[e.i]
+}
+
+// internNumbered returns the Sym of s, the numbered string prefix+n whose
+// prefix has key, adding it if it is new, and true; or false if s belongs
+// to the hash table (where it may or may not be yet).
+func (t *Symbols) internNumbered(s string, key uint64, n uint32) (Sym, bool) {
+	a := t.numFor(key)
+	if a == nil {
+		return NoSym, false
+	}
+	i := n - a.base
+	if uint64(i) >= uint64(len(a.syms)) {
+		if !a.cover(n) {
+			a.hashLo, a.hashHi = min(a.hashLo, n), max(a.hashHi, n)
+			return NoSym, false
+		}
+		i = n - a.base
+	}
+	if y := a.syms[i]; y != NoSym {
+		return y, true
+	}
+	if a.hashLo <= n && n <= a.hashHi {
+		return NoSym, false
+	}
+	y := t.addRef(t.copyShort(s))
+	a.syms[i] = y
+	a.count++
+	return y, true
+}
+
+// lookupNumbered is internNumbered without adding: the Sym of s if it is
+// in an array, and whether the answer is final (false: ask the hash
+// table).
+func (t *Symbols) lookupNumbered(key uint64, n uint32) (Sym, bool) {
+	e := t.numSlot(key)
+	if e.key == 0 {
+		return NoSym, false
+	}
+	a := &t.nums[e.i]
+	if i := n - a.base; uint64(i) < uint64(len(a.syms)) {
+		if y := a.syms[i]; y != NoSym || n < a.hashLo || n > a.hashHi {
+			return y, true
+		}
+	}
+	return NoSym, false
+}
+
+// cover grows a's range to hold n and reports whether it could: the range
+// at least doubles, but never beyond numMaxSpan of the strings it will
+// hold.
+func (a *numbered) cover(n uint32) bool {
+	limit := uint64(numMaxSpan(a.count + 1))
+	if len(a.syms) == 0 {
+		a.base = n - min(n, numSlack)
+		a.syms = make([]Sym, min(limit, 2*numSlack))
+		return true
+	}
+	lo, hi := uint64(a.base), uint64(a.base)+uint64(len(a.syms)) // [lo, hi)
+	grown := min(limit, 2*(hi-lo))
+	if uint64(n) < lo {
+		if hi-uint64(n) > limit {
+			return false
+		}
+		lo = hi - min(hi, max(hi-uint64(n), grown))
+	} else {
+		if uint64(n)+1-lo > limit {
+			return false
+		}
+		hi = lo + max(uint64(n)+1-lo, grown)
+	}
+	syms := make([]Sym, hi-lo)
+	copy(syms[uint64(a.base)-lo:], a.syms)
+	a.base, a.syms = uint32(lo), syms
+	return true
+}
