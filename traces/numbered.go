@@ -10,7 +10,7 @@ import "math"
 // would put them in random slots of a large table, one cache miss each.
 //
 // Which strings qualify: a prefix of at most numMaxPrefix bytes that does
-// not end in a digit, then the canonical decimal of a number below 10^9
+// not end in a digit, then the canonical decimal of a number below 10^8
 // (no sign, no leading zero but in "0"). Each string still has exactly one
 // place: an array covers a range of its prefix's numbers, and a string of
 // that range is either in the array or, if it was interned before the
@@ -22,7 +22,8 @@ import "math"
 
 const (
 	numMaxPrefix = 7
-	numMaxDigits = 9
+	numMaxDigits = 8
+	numMaxLen    = numMaxPrefix + numMaxDigits
 	// numPrefixSlots is the size of the table of prefixes, which takes at
 	// most half as many prefixes; the strings of any others go to the hash
 	// table.
@@ -50,16 +51,17 @@ type numbered struct {
 // true, or false if s is not a numbered string. The key is the prefix's
 // bytes and its length plus one in the top byte, so it is never 0.
 func numKey(s string) (key uint64, n uint32, ok bool) {
-	i := len(s)
-	for i > 0 && s[i-1]-'0' < 10 {
-		i--
+	if len(s) > numMaxLen {
+		return 0, 0, false
+	}
+	i, ten := len(s), uint32(1)
+	for ; i > 0 && s[i-1]-'0' < 10; i-- {
+		n += uint32(s[i-1]-'0') * ten
+		ten *= 10
 	}
 	d := len(s) - i
 	if d == 0 || d > numMaxDigits || i > numMaxPrefix || (d > 1 && s[i] == '0') {
 		return 0, 0, false
-	}
-	for _, c := range []byte(s[i:]) {
-		n = n*10 + uint32(c-'0')
 	}
 	key = uint64(i+1) << 56
 	for j := range i {

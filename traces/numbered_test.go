@@ -20,15 +20,15 @@ func TestNumKey(t *testing.T) {
 		{"0", "", 0, true},
 		{"123", "", 123, true},
 		{"field12", "field", 12, true},
-		{"abcdefg999999999", "abcdefg", 999999999, true},
+		{"abcdefg99999999", "abcdefg", 99999999, true},
 		{"é7", "é", 7, true},
 		{"x-5", "x-", 5, true},
-		{"E", "", 0, false},           // no digits
-		{"E1x", "", 0, false},         // not at the end
-		{"E01", "", 0, false},         // leading zero
-		{"E00", "", 0, false},         // leading zero
-		{"E1000000000", "", 0, false}, // 10 digits
-		{"abcdefgh1", "", 0, false},   // prefix too long
+		{"E", "", 0, false},          // no digits
+		{"E1x", "", 0, false},        // not at the end
+		{"E01", "", 0, false},        // leading zero
+		{"E00", "", 0, false},        // leading zero
+		{"E100000000", "", 0, false}, // 9 digits
+		{"abcdefgh1", "", 0, false},  // prefix too long
 		{"", "", 0, false},
 	} {
 		key, n, ok := numKey(c.s)
@@ -49,6 +49,70 @@ func TestNumKey(t *testing.T) {
 	if a == b {
 		t.Errorf(`numKey("1") and numKey("\x001") share the key %#x`, a)
 	}
+}
+
+// numKeySlow is numKey the obvious way: the prefix, the number and ok.
+func numKeySlow(s string) (key uint64, n uint32, ok bool) {
+	i := len(s)
+	for i > 0 && '0' <= s[i-1] && s[i-1] <= '9' {
+		i--
+	}
+	digits := s[i:]
+	if len(digits) == 0 || len(digits) > numMaxDigits || i > numMaxPrefix || (len(digits) > 1 && digits[0] == '0') {
+		return 0, 0, false
+	}
+	v, err := strconv.ParseUint(digits, 10, 32)
+	if err != nil {
+		panic(err)
+	}
+	key = uint64(i+1) << 56
+	for j := range i {
+		key |= uint64(s[j]) << (8 * j)
+	}
+	return key, uint32(v), true
+}
+
+// checkNumKey compares numKey with numKeySlow.
+func checkNumKey(t *testing.T, s string) {
+	t.Helper()
+	key, n, ok := numKeySlow(s)
+	if k, m, o := numKey(s); k != key || m != n || o != ok {
+		t.Fatalf("numKey(%q) = %#x, %d, %v; want %#x, %d, %v", s, k, m, o, key, n, ok)
+	}
+}
+
+// TestNumKeyAgainstSlow: numKey, which parses the number as it finds its
+// digits, agrees with the obvious way on strings heavy in digits.
+func TestNumKeyAgainstSlow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	alphabet := []string{"0", "1", "5", "9", "0", "3", "7", "a", "Z", "-", "/", ":", "é", "\x00", "\x7f", "\xff"}
+	some := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	n := 300_000
+	if testing.Short() {
+		n = 30_000
+	}
+	for range n {
+		s := some(rng.IntN(20))
+		if rng.IntN(2) == 0 { // mostly numbered
+			s = some(rng.IntN(9)) + strconv.Itoa(rng.IntN(1<<rng.IntN(31)))
+		}
+		checkNumKey(t, s)
+	}
+}
+
+func FuzzNumKey(f *testing.F) {
+	for _, s := range []string{"E1", "o0", "0", "E01", "abcdefg99999999", "ab123456789", "x-5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkNumKey(t, s)
+	})
 }
 
 // numberedString makes a string for the interning tests: mostly numbered
@@ -82,11 +146,11 @@ func (g *numberedStrings) string() string {
 	case r < 92:
 		return p + "0" + strconv.Itoa(n)
 	case r < 94:
-		return p + strconv.Itoa(1_000_000_000+n)
+		return p + strconv.Itoa(100_000_000+n)
 	case r < 96:
 		return p + strconv.Itoa(n) + "z"
 	default:
-		n = g.rng.IntN(1_000_000_000)
+		n = g.rng.IntN(100_000_000)
 	}
 	return p + strconv.Itoa(n)
 }
