@@ -20,11 +20,15 @@ const NoSym Sym = 0
 //
 // Symbols is not safe for concurrent use.
 type Symbols struct {
-	// refs[y] says where the bytes of Sym y are (see strRef): most strings
+	// refs[y>>refBits][y&refMask] says where the bytes of Sym y are (see
+	// strRef), for the nrefs Syms issued; refs grows a chunk at a time,
+	// so that a large table is neither copied nor allocated twice over
+	// as it grows. Most strings
 	// are copied into chunks of an arena, so that a new string costs no
 	// allocation of its own and the table holds no pointer per string for
 	// the garbage collector to scan.
-	refs   []uint64
+	refs   [][]uint64
+	nrefs  int
 	chunks [][]byte // the arena; bytes once written into a chunk never change
 	fill   int      // bytes used in the last chunk
 	long   []string // strings longer than arenaMaxString; long[0] == ""
@@ -57,6 +61,10 @@ const (
 	arenaChunk     = 64 << 10
 	arenaMaxString = 1 << 10
 
+	// refs grows in chunks of 1<<refBits strRefs.
+	refBits = 10
+	refMask = 1<<refBits - 1
+
 	// A strRef is longRef | an index in long, or a chunk index << 32 |
 	// an offset in the chunk << 16 | a length.
 	longRef = 1 << 63
@@ -64,7 +72,9 @@ const (
 
 // NewSymbols returns an empty table.
 func NewSymbols() *Symbols {
-	return &Symbols{refs: []uint64{longRef}, long: []string{""}, slots: make([]uint64, minSlots), seed: maphash.MakeSeed()}
+	t := &Symbols{long: []string{""}, slots: make([]uint64, minSlots), seed: maphash.MakeSeed()}
+	t.addRef(longRef) // NoSym is ""
+	return t
 }
 
 // find returns the Sym of s, or 0 and the slot where s belongs.
@@ -200,14 +210,13 @@ func (t *Symbols) addLong(s string) uint64 {
 
 // addRef issues the Sym of a new string whose strRef is ref.
 func (t *Symbols) addRef(ref uint64) Sym {
-	y := Sym(len(t.refs))
-	if len(t.refs) == cap(t.refs) {
-		// Double it: append grows a large slice by a quarter at a time,
-		// which copies a table of n strings about 4n times over.
-		t.refs = append(make([]uint64, 0, 2*cap(t.refs)), t.refs...)
+	y := t.nrefs
+	if y>>refBits == len(t.refs) {
+		t.refs = append(t.refs, make([]uint64, 1<<refBits))
 	}
-	t.refs = append(t.refs, ref)
-	return y
+	t.refs[y>>refBits][y&refMask] = ref
+	t.nrefs++
+	return Sym(y)
 }
 
 // addHashed issues the Sym of a new string whose strRef is ref and puts
@@ -258,7 +267,7 @@ func (t *Symbols) Lookup(s string) (Sym, bool) {
 // String returns the string of y. It panics if y was not issued by t (a
 // programming error, never a property of input).
 func (t *Symbols) String(y Sym) string {
-	r := t.refs[y]
+	r := t.refs[y>>refBits][y&refMask]
 	if r&longRef != 0 {
 		return t.long[uint32(r)]
 	}
@@ -267,14 +276,14 @@ func (t *Symbols) String(y Sym) string {
 }
 
 // Len is the number of Syms issued, counting NoSym.
-func (t *Symbols) Len() int { return len(t.refs) }
+func (t *Symbols) Len() int { return t.nrefs }
 
 // Reset forgets every string, so the table's memory no longer grows with
 // the trace. Every Sym issued before is invalid afterwards. Consumers that
 // keep only counts (for example `traces stat`) call it periodically to read
 // traces of any size in flat memory.
 func (t *Symbols) Reset() {
-	t.refs = t.refs[:1]
+	t.nrefs = 1     // the chunks of refs stay, to be filled again
 	clear(t.chunks) // strings handed out keep their chunks alive
 	t.chunks = t.chunks[:0]
 	clear(t.long[1:])
