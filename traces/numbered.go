@@ -70,42 +70,37 @@ func numKey(s string) (key uint64, n uint32, ok bool) {
 	return key, n, true
 }
 
-// numSlot returns the slot of key in t.numSlots: the one holding it, or
-// the empty one where it belongs.
-func (t *Symbols) numSlot(key uint64) *numSlot {
-	for i := key * 0x9e3779b97f4a7c15 >> 58; ; i = (i + 1) % numPrefixSlots {
-		if e := &t.numSlots[i]; e.key == key || e.key == 0 {
-			return e
-		}
-	}
-}
-
-// numSlot is a slot of the table of prefixes: a prefix's key and the
-// index of its array in Symbols.nums.
+// numSlot is a slot of the table of prefixes: a prefix's key (0 if the
+// slot is free) and its array.
 type numSlot struct {
 	key uint64
-	i   int
+	numbered
 }
 
-// numFor returns the array of key's prefix, adding one if the prefix is
-// new and there is room, or nil.
-func (t *Symbols) numFor(key uint64) *numbered {
-	e := t.numSlot(key)
-	if e.key == 0 {
-		if 2*len(t.nums) >= numPrefixSlots {
-			return nil
+// numFor returns the array of key's prefix; if there is none, it adds one
+// if add is true and there is room, or returns nil.
+func (t *Symbols) numFor(key uint64, add bool) *numbered {
+	for i := key * 0x9e3779b97f4a7c15 >> 58; ; i = (i + 1) % numPrefixSlots {
+		e := &t.numSlots[i]
+		if e.key == key {
+			return &e.numbered
 		}
-		e.key, e.i = key, len(t.nums)
-		t.nums = append(t.nums, numbered{hashLo: math.MaxUint32})
+		if e.key == 0 {
+			if !add || 2*t.prefixes >= numPrefixSlots {
+				return nil
+			}
+			e.key, e.numbered = key, numbered{hashLo: math.MaxUint32}
+			t.prefixes++
+			return &e.numbered
+		}
 	}
-	return &t.nums[e.i]
 }
 
 // internNumbered returns the Sym of s, the numbered string prefix+n whose
 // prefix has key, adding it if it is new, and true; or false if s belongs
 // to the hash table (where it may or may not be yet).
 func (t *Symbols) internNumbered(s string, key uint64, n uint32) (Sym, bool) {
-	a := t.numFor(key)
+	a := t.numFor(key, true)
 	if a == nil {
 		return NoSym, false
 	}
@@ -133,11 +128,10 @@ func (t *Symbols) internNumbered(s string, key uint64, n uint32) (Sym, bool) {
 // in an array, and whether the answer is final (false: ask the hash
 // table).
 func (t *Symbols) lookupNumbered(key uint64, n uint32) (Sym, bool) {
-	e := t.numSlot(key)
-	if e.key == 0 {
+	a := t.numFor(key, false)
+	if a == nil {
 		return NoSym, false
 	}
-	a := &t.nums[e.i]
 	if i := n - a.base; uint64(i) < uint64(len(a.syms)) {
 		if y := a.syms[i]; y != NoSym || n < a.hashLo || n > a.hashHi {
 			return y, true

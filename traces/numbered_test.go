@@ -242,7 +242,7 @@ func TestNumberedRangeGrowsOverHashed(t *testing.T) {
 	first := syms.Intern("g100")
 	far := syms.Intern("g2000")
 	key, _, _ := numKey("g0")
-	a := &syms.nums[syms.numSlot(key).i]
+	a := syms.numFor(key, false)
 	if uint64(2000-a.base) < uint64(len(a.syms)) || a.hashLo != 2000 || a.hashHi != 2000 {
 		t.Fatalf("g2000 should be in the hash table: array [%d, %d), hashed %d..%d", a.base, int(a.base)+len(a.syms), a.hashLo, a.hashHi)
 	}
@@ -281,8 +281,8 @@ func TestNumberedMemory(t *testing.T) {
 				syms.Intern(strings.Repeat("w", 1+i%7) + strconv.Itoa(n-i))
 			}
 			slots := 0
-			for _, a := range syms.nums {
-				slots += cap(a.syms)
+			for _, e := range syms.numSlots {
+				slots += cap(e.syms)
 			}
 			if max := numMaxSpan(2 * n); slots > max {
 				t.Errorf("arrays of %d slots for %d strings (at most %d)", slots, 2*n, max)

@@ -43,11 +43,11 @@ type Symbols struct {
 	slots  []uint64
 	hashed int // Syms in slots
 	seed   maphash.Seed
-	// nums and numSlots keep numbered ids apart from slots (numbered.go):
-	// nums holds the arrays of their prefixes, numSlots finds a prefix's
+	// numSlots keeps numbered ids apart from slots (numbered.go): a small
+	// hash table of their prefixes (prefixes of them), each with its
 	// array.
-	nums     []numbered
 	numSlots [numPrefixSlots]numSlot
+	prefixes int
 	// touched keeps the slots internSpans loads ahead of its probes, so
 	// that the compiler does not drop the loads; its value means nothing.
 	touched uint64
@@ -290,9 +290,8 @@ func (t *Symbols) Reset() {
 	t.long = t.long[:1]
 	clear(t.slots)
 	t.hashed = 0
-	clear(t.nums) // let the arrays go
-	t.nums = t.nums[:0]
-	t.numSlots = [numPrefixSlots]numSlot{}
+	t.numSlots = [numPrefixSlots]numSlot{} // let the arrays go
+	t.prefixes = 0
 	t.gen++
 }
 
