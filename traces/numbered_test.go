@@ -1,7 +1,9 @@
 package traces
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -289,5 +291,73 @@ func TestNumberedMemory(t *testing.T) {
 			}
 			t.Logf("%d array slots, %d hash slots for %d strings", slots, syms.hashed, 2*n)
 		})
+	}
+}
+
+// benchLCT is n ops of the benchmark generator with the given seed, as
+// .lct.
+func benchLCT(t *testing.T, seed uint64, n int) []byte {
+	syms := NewSymbols()
+	g := newBenchGen(seed, syms)
+	g.resetAt = 1 << 62
+	ops := make([]Op, n)
+	for i := range ops {
+		g.next(&ops[i])
+	}
+	return encode(t, LCT, &Header{}, ops, syms)
+}
+
+// TestSharedSymbols reads two traces whose numbered ids overlap (both
+// number their events and objects from 1) with two readers that take
+// turns on one shared table, and once more after a Reset in the middle:
+// every op reads as it does with a table of its own, and every string has
+// one Sym.
+func TestSharedSymbols(t *testing.T) {
+	n := 200_000
+	if testing.Short() {
+		n = 30_000
+	}
+	files := [][]byte{benchLCT(t, 1, n), benchLCT(t, 2, n)}
+	var want [2][]string // each op's canonical text, read alone
+	for i, data := range files {
+		d := mustDecode(t, data, WithoutValidation())
+		for j := range d.ops {
+			want[i] = append(want[i], string(AppendCanonical(nil, &d.ops[j], d.syms)))
+		}
+	}
+	for _, resetAt := range []int{-1, n / 3} {
+		shared := NewSymbols()
+		var rs [2]*Reader
+		for i, data := range files {
+			r, err := NewReader(bytes.NewReader(data), WithoutValidation(), WithSymbols(shared))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs[i] = r
+		}
+		var op Op
+		for j := range n {
+			if j == resetAt {
+				shared.Reset()
+			}
+			for i, r := range rs {
+				if err := r.Next(&op); err != nil {
+					t.Fatalf("reader %d, op %d: %v", i, j, err)
+				}
+				if got := string(AppendCanonical(nil, &op, shared)); got != want[i][j] {
+					t.Fatalf("reset at %d: reader %d, op %d reads %s, alone %s", resetAt, i, j, got, want[i][j])
+				}
+				for _, y := range []Sym{op.Task, op.Thread, op.Event, op.Queue, op.Name, op.Loc.Obj, op.Loc.Field, op.Loc2.Obj, op.Loc2.Field, op.Site, op.Type, op.Src} {
+					if z, ok := shared.Lookup(shared.String(y)); !ok || z != y {
+						t.Fatalf("reset at %d: reader %d, op %d: %q is Sym %d, Lookup gives %d, %v", resetAt, i, j, shared.String(y), y, z, ok)
+					}
+				}
+			}
+		}
+		for i, r := range rs {
+			if err := r.Next(&op); err != io.EOF {
+				t.Fatalf("reader %d after %d ops: %v, want EOF", i, n, err)
+			}
+		}
 	}
 }
