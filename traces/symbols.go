@@ -23,18 +23,17 @@ type Symbols struct {
 	// refs[y>>refBits][y&refMask] says where the bytes of Sym y are (see
 	// strRef), for the nrefs Syms issued; refs grows a chunk at a time,
 	// so that a large table is neither copied nor allocated twice over
-	// as it grows. Most strings
-	// are copied into chunks of an arena, so that a new string costs no
-	// allocation of its own and the table holds no pointer per string for
-	// the garbage collector to scan.
+	// as it grows. Most strings are copied into chunks of an arena, so
+	// that a new string costs no allocation of its own and the table
+	// holds no pointer per string for the garbage collector to scan.
 	refs   [][]uint64
 	nrefs  int
 	chunks [][]byte // the arena; bytes once written into a chunk never change
 	fill   int      // bytes used in the last chunk
 	long   []string // strings longer than arenaMaxString; long[0] == ""
 
-	// slots is an open-addressing hash table of the Syms, at most half
-	// full: each slot holds the low 32 bits of the string's hash and its
+	// slots is an open-addressing hash table of the Syms that are not
+	// numbered ids kept in numSlots, at most half full: each slot holds the low 32 bits of the string's hash and its
 	// Sym, or 0 if empty (no string but "" has Sym 0, and "" is not
 	// stored). One hash and one probe sequence find a string or the slot
 	// to add it in; the hash bits kept in the slot spare most string
@@ -43,9 +42,9 @@ type Symbols struct {
 	slots  []uint64
 	hashed int // Syms in slots
 	seed   maphash.Seed
-	// numSlots keeps numbered ids apart from slots (numbered.go): a small
-	// hash table of their prefixes (prefixes of them), each with its
-	// array.
+	// numSlots keeps most numbered ids (E12, o7) apart from slots, in an
+	// array per prefix (numbered.go): a small hash table of the
+	// prefixes, which holds prefixes of them.
 	numSlots [numPrefixSlots]numSlot
 	prefixes int
 	// touched keeps the slots internSpans loads ahead of its probes, so
