@@ -12,13 +12,14 @@ import "math"
 // Which strings qualify: a prefix of at most numMaxPrefix bytes that does
 // not end in a digit, then the canonical decimal of a number below 10^8
 // (no sign, no leading zero but in "0"). Each string still has exactly one
-// place: an array covers a range of its prefix's numbers, and a string of
-// that range is either in the array or, if it was interned before the
-// range grew over it, in the hash table (the prefix remembers the range of
-// its numbers it left there, so a number outside it needs no probe). A
-// range grows only while its array stays dense (numMaxSpan), so its memory
-// stays proportional to the strings it holds; a string it cannot take goes
-// to the hash table.
+// place. An array covers a range of its prefix's numbers, and grows only
+// while it stays dense (numMaxSpan), so that its memory stays proportional
+// to the strings it holds; a number it cannot take goes to the hash table,
+// and the prefix remembers the range of the numbers it left there. A
+// string is in its array unless its number is in that range and the array
+// has no Sym for it: then it is in the hash table, or new, and if new it
+// goes there too. A number outside the range needs no probe of the hash
+// table.
 
 const (
 	numMaxPrefix = 7

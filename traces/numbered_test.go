@@ -117,7 +117,7 @@ func FuzzNumKey(f *testing.F) {
 	})
 }
 
-// numberedString makes a string for the interning tests: mostly numbered
+// numberedStrings makes strings for the interning tests: mostly numbered
 // ids of a few prefixes, dense, sparse, out of order, with a leading zero,
 // too long; some of many prefixes, more than the table of prefixes takes;
 // some not numbered.

@@ -33,12 +33,13 @@ type Symbols struct {
 	long   []string // strings longer than arenaMaxString; long[0] == ""
 
 	// slots is an open-addressing hash table of the Syms that are not
-	// numbered ids kept in numSlots, at most half full: each slot holds the low 32 bits of the string's hash and its
-	// Sym, or 0 if empty (no string but "" has Sym 0, and "" is not
-	// stored). One hash and one probe sequence find a string or the slot
-	// to add it in; the hash bits kept in the slot spare most string
-	// comparisons, and growing the table, which needs no more bits of the
-	// hash than these, never hashes a string again.
+	// numbered ids kept in numSlots, at most half full: each slot holds
+	// the low 32 bits of the string's hash and its Sym, or 0 if empty (no
+	// string but "" has Sym 0, and "" is not stored). One hash and one
+	// probe sequence find a string or the slot to add it in; the hash
+	// bits kept in the slot spare most string comparisons, and growing
+	// the table, which needs no more bits of the hash than these, never
+	// hashes a string again.
 	slots  []uint64
 	hashed int // Syms in slots
 	seed   maphash.Seed
