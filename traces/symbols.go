@@ -20,24 +20,34 @@ const NoSym Sym = 0
 //
 // Symbols is not safe for concurrent use.
 type Symbols struct {
-	// refs[y] says where the bytes of Sym y are (see strRef): most strings
-	// are copied into chunks of an arena, so that a new string costs no
-	// allocation of its own and the table holds no pointer per string for
-	// the garbage collector to scan.
-	refs   []uint64
+	// refs[y>>refBits][y&refMask] says where the bytes of Sym y are (see
+	// strRef), for the nrefs Syms issued; refs grows a chunk at a time,
+	// so that a large table is neither copied nor allocated twice over
+	// as it grows. Most strings are copied into chunks of an arena, so
+	// that a new string costs no allocation of its own and the table
+	// holds no pointer per string for the garbage collector to scan.
+	refs   [][]uint64
+	nrefs  int
 	chunks [][]byte // the arena; bytes once written into a chunk never change
 	fill   int      // bytes used in the last chunk
 	long   []string // strings longer than arenaMaxString; long[0] == ""
 
-	// slots is an open-addressing hash table of the Syms, at most half
-	// full: each slot holds the low 32 bits of the string's hash and its
-	// Sym, or 0 if empty (no string but "" has Sym 0, and "" is not
-	// stored). One hash and one probe sequence find a string or the slot
-	// to add it in; the hash bits kept in the slot spare most string
-	// comparisons, and growing the table, which needs no more bits of the
-	// hash than these, never hashes a string again.
-	slots []uint64
-	seed  maphash.Seed
+	// slots is an open-addressing hash table of the Syms that are not
+	// numbered ids kept in numSlots, at most half full: each slot holds
+	// the low 32 bits of the string's hash and its Sym, or 0 if empty (no
+	// string but "" has Sym 0, and "" is not stored). One hash and one
+	// probe sequence find a string or the slot to add it in; the hash
+	// bits kept in the slot spare most string comparisons, and growing
+	// the table, which needs no more bits of the hash than these, never
+	// hashes a string again.
+	slots  []uint64
+	hashed int // Syms in slots
+	seed   maphash.Seed
+	// numSlots keeps most numbered ids (E12, o7) apart from slots, in an
+	// array per prefix (numbered.go): a small hash table of the
+	// prefixes, which holds prefixes of them.
+	numSlots [numPrefixSlots]numSlot
+	prefixes int
 	// touched keeps the slots internSpans loads ahead of its probes, so
 	// that the compiler does not drop the loads; its value means nothing.
 	touched uint64
@@ -51,6 +61,10 @@ const (
 	arenaChunk     = 64 << 10
 	arenaMaxString = 1 << 10
 
+	// refs grows in chunks of 1<<refBits strRefs.
+	refBits = 10
+	refMask = 1<<refBits - 1
+
 	// A strRef is longRef | an index in long, or a chunk index << 32 |
 	// an offset in the chunk << 16 | a length.
 	longRef = 1 << 63
@@ -58,7 +72,9 @@ const (
 
 // NewSymbols returns an empty table.
 func NewSymbols() *Symbols {
-	return &Symbols{refs: []uint64{longRef}, long: []string{""}, slots: make([]uint64, minSlots), seed: maphash.MakeSeed()}
+	t := &Symbols{long: []string{""}, slots: make([]uint64, minSlots), seed: maphash.MakeSeed()}
+	t.addRef(longRef) // NoSym is ""
+	return t
 }
 
 // find returns the Sym of s, or 0 and the slot where s belongs.
@@ -82,15 +98,20 @@ func (t *Symbols) Intern(s string) Sym {
 	if s == "" {
 		return NoSym
 	}
+	if key, n, ok := numKey(s); ok {
+		if y, ok := t.internNumbered(s, key, n); ok {
+			return y
+		}
+	}
 	h := maphash.String(t.seed, s)
 	y, slot := t.find(s, h)
 	if y != NoSym {
 		return y
 	}
 	if len(s) > arenaMaxString {
-		return t.add(t.addLong(s), h, slot)
+		return t.addHashed(t.addLong(s), h, slot)
 	}
-	return t.add(t.copyShort(unsafe.Slice(unsafe.StringData(s), len(s))), h, slot)
+	return t.addHashed(t.copyShort(s), h, slot)
 }
 
 // InternBytes is Intern for a byte slice; it allocates only when b is new
@@ -99,8 +120,14 @@ func (t *Symbols) InternBytes(b []byte) Sym {
 	if len(b) == 0 {
 		return NoSym
 	}
+	s := unsafe.String(unsafe.SliceData(b), len(b)) // nothing keeps a reference to it
+	if key, n, ok := numKey(s); ok {
+		if y, ok := t.internNumbered(s, key, n); ok {
+			return y
+		}
+	}
 	h := maphash.Bytes(t.seed, b)
-	y, slot := t.find(unsafe.String(unsafe.SliceData(b), len(b)), h) // find keeps no reference to it
+	y, slot := t.find(s, h)
 	if y != NoSym {
 		return y
 	}
@@ -110,34 +137,50 @@ func (t *Symbols) InternBytes(b []byte) Sym {
 // addBytes adds b, a new string of hash h whose place in slots is slot.
 func (t *Symbols) addBytes(b []byte, h uint64, slot int) Sym {
 	if len(b) > arenaMaxString {
-		return t.add(t.addLong(string(b)), h, slot)
+		return t.addHashed(t.addLong(string(b)), h, slot)
 	}
-	return t.add(t.copyShort(b), h, slot)
+	return t.addHashed(t.copyShort(unsafe.String(unsafe.SliceData(b), len(b))), h, slot)
 }
 
 // internSpans appends to out the Syms of the strings raw[sp.start:sp.end]
 // for each of spans (none of them empty), as InternBytes would, in order.
-// It hashes a group of strings and loads their first slots before it
-// probes for any of them, so that the cache misses of a group's probes
-// (most strings of a block are new, and their slots are anywhere in the
-// table) overlap instead of coming one after the other.
+// Most strings new to a block are numbered ids, which need no hash; it
+// hashes the others of a group of strings, and loads their first slots,
+// before it probes for any of them, so that the cache misses of a group's
+// probes overlap instead of coming one after the other.
 func (t *Symbols) internSpans(raw []byte, spans []strSpan, out []Sym) []Sym {
 	const group = 32
-	var hs [group]uint64
+	var (
+		hs   [group]uint64 // a string's hash, if it is not numbered
+		keys [group]uint64 // a numbered string's prefix, or 0
+		ns   [group]uint32 // and its number
+	)
 	for len(spans) > 0 {
 		g := spans[:min(group, len(spans))]
 		spans = spans[len(g):]
 		mask := uint64(len(t.slots) - 1)
 		var touch uint64
 		for i, sp := range g {
-			hs[i] = maphash.Bytes(t.seed, raw[sp.start:sp.end])
+			b := raw[sp.start:sp.end]
+			if keys[i], ns[i], _ = numKey(unsafe.String(unsafe.SliceData(b), len(b))); keys[i] != 0 {
+				continue
+			}
+			hs[i] = maphash.Bytes(t.seed, b)
 			touch |= t.slots[hs[i]&mask]
 		}
 		t.touched |= touch
 		for i, sp := range g {
 			b := raw[sp.start:sp.end]
+			s := unsafe.String(unsafe.SliceData(b), len(b))
 			h := hs[i]
-			y, slot := t.find(unsafe.String(unsafe.SliceData(b), len(b)), h)
+			if keys[i] != 0 {
+				if y, ok := t.internNumbered(s, keys[i], ns[i]); ok {
+					out = append(out, y)
+					continue
+				}
+				h = maphash.Bytes(t.seed, b)
+			}
+			y, slot := t.find(s, h)
 			if y == NoSym {
 				y = t.addBytes(b, h, slot)
 			}
@@ -149,7 +192,7 @@ func (t *Symbols) internSpans(raw []byte, spans []strSpan, out []Sym) []Sym {
 
 // copyShort copies b (at most arenaMaxString bytes) into the arena and
 // returns its strRef.
-func (t *Symbols) copyShort(b []byte) uint64 {
+func (t *Symbols) copyShort(b string) uint64 {
 	if len(t.chunks) == 0 || t.fill+len(b) > arenaChunk {
 		t.chunks = append(t.chunks, make([]byte, arenaChunk))
 		t.fill = 0
@@ -165,16 +208,24 @@ func (t *Symbols) addLong(s string) uint64 {
 	return longRef | uint64(len(t.long)-1)
 }
 
-func (t *Symbols) add(ref, h uint64, slot int) Sym {
-	y := Sym(len(t.refs))
-	if len(t.refs) == cap(t.refs) {
-		// Double it: append grows a large slice by a quarter at a time,
-		// which copies a table of n strings about 4n times over.
-		t.refs = append(make([]uint64, 0, 2*cap(t.refs)), t.refs...)
+// addRef issues the Sym of a new string whose strRef is ref.
+func (t *Symbols) addRef(ref uint64) Sym {
+	y := t.nrefs
+	if y>>refBits == len(t.refs) {
+		t.refs = append(t.refs, make([]uint64, 1<<refBits))
 	}
-	t.refs = append(t.refs, ref)
+	t.refs[y>>refBits][y&refMask] = ref
+	t.nrefs++
+	return Sym(y)
+}
+
+// addHashed issues the Sym of a new string whose strRef is ref and puts
+// it in the hash table, in slot, which find returned for its hash h.
+func (t *Symbols) addHashed(ref, h uint64, slot int) Sym {
+	y := t.addRef(ref)
 	t.slots[slot] = uint64(uint32(h))<<32 | uint64(y)
-	if 2*len(t.refs) > len(t.slots) {
+	t.hashed++
+	if 2*t.hashed > len(t.slots) {
 		t.grow()
 	}
 	return y
@@ -204,6 +255,11 @@ func (t *Symbols) Lookup(s string) (Sym, bool) {
 	if s == "" {
 		return NoSym, true
 	}
+	if key, n, ok := numKey(s); ok {
+		if y, ok := t.lookupNumbered(key, n); ok {
+			return y, y != NoSym
+		}
+	}
 	y, _ := t.find(s, maphash.String(t.seed, s))
 	return y, y != NoSym
 }
@@ -211,7 +267,7 @@ func (t *Symbols) Lookup(s string) (Sym, bool) {
 // String returns the string of y. It panics if y was not issued by t (a
 // programming error, never a property of input).
 func (t *Symbols) String(y Sym) string {
-	r := t.refs[y]
+	r := t.refs[y>>refBits][y&refMask]
 	if r&longRef != 0 {
 		return t.long[uint32(r)]
 	}
@@ -220,19 +276,22 @@ func (t *Symbols) String(y Sym) string {
 }
 
 // Len is the number of Syms issued, counting NoSym.
-func (t *Symbols) Len() int { return len(t.refs) }
+func (t *Symbols) Len() int { return t.nrefs }
 
 // Reset forgets every string, so the table's memory no longer grows with
 // the trace. Every Sym issued before is invalid afterwards. Consumers that
 // keep only counts (for example `traces stat`) call it periodically to read
 // traces of any size in flat memory.
 func (t *Symbols) Reset() {
-	t.refs = t.refs[:1]
+	t.nrefs = 1     // the chunks of refs stay, to be filled again
 	clear(t.chunks) // strings handed out keep their chunks alive
 	t.chunks = t.chunks[:0]
 	clear(t.long[1:])
 	t.long = t.long[:1]
 	clear(t.slots)
+	t.hashed = 0
+	t.numSlots = [numPrefixSlots]numSlot{} // let the arrays go
+	t.prefixes = 0
 	t.gen++
 }
 
