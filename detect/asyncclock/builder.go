@@ -65,10 +65,14 @@ func (b *builder) raise(c Chain, k Clock) bool {
 }
 
 // learnVector joins in t's vector (not its top); it reports whether b grew.
-// A block of t is compared with b's only if it is not the same block and
+// Nothing is compared if b knew t's point (Time.at) before this join. A
+// block of t is compared with b's only if it is not the same block and
 // b did not know its point (chunk.at) before this join (after, b may know
 // it from t itself); a block that is at least b's is taken as it is.
 func (b *builder) learnVector(t Time) bool {
+	if t.at != 0 && b.covers(t.at) {
+		return false // b knows the whole vector
+	}
 	known := b.known[:0]
 	for _, tc := range t.chunks {
 		known = append(known, tc != nil && tc.at != 0 && b.covers(tc.at))
@@ -154,8 +158,8 @@ func (b *builder) time(top Epoch) Time {
 }
 
 // timeOf returns what b holds as the time of point p, a clock on a chain
-// that no time knew before. Its new blocks record p as a point whose time
-// knows them (chunk.at): the time of p, as it is published, knows all b
+// that no time knew before. It records p as a point whose time knows its
+// vector (Time.at), and so do its new blocks (chunk.at): the time of p, as it is published, knows all b
 // holds now, and every time that covers p learned it, as a task's time at
 // a clock is published only as it is last (see Engine.beginOp).
 func (b *builder) timeOf(p Epoch) Time {
@@ -164,7 +168,9 @@ func (b *builder) timeOf(p Epoch) Time {
 			b.chunks[i].at = p
 		}
 	}
-	return b.time(p)
+	t := b.time(p)
+	t.at = p
+	return t
 }
 
 // anyAbove reports whether some clock of u is above t's, or (rarely)

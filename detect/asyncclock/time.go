@@ -60,6 +60,12 @@ type chunk struct {
 type Time struct {
 	chunks []*chunk // by chain>>chunkBits; nil: all zero; never written once shared
 	top    Epoch    // one more component (a task's own chain), at least chunks' entry for its chain
+	// at, if not 0, is a point whose time knows every clock of chunks
+	// (not necessarily top): the point the vector was made for
+	// (builder.timeOf), kept while the vector stays the same. A time that
+	// covers at knows the whole vector, and a join needs not look at it,
+	// as chunk.at says of one block.
+	at Epoch
 }
 
 // Get returns the clock of chain c.
@@ -173,6 +179,9 @@ func (t Time) join(u Time) Time {
 // top, a point no other time knows yet (a task's current time), and so
 // is the result: its new blocks then record that point (builder.timeOf).
 func (t Time) joinIn(b *builder, u Time, point bool) Time {
+	if t.top == 0 && t.chunks == nil {
+		return u // its top is one more component, as any other (it keeps u's point)
+	}
 	top, extra := t.top, u.top
 	if top != 0 {
 		if k := u.Get(top.Chain()); k > top.Clock() {
@@ -204,6 +213,9 @@ func (t Time) joinIn(b *builder, u Time, point bool) Time {
 func adds(t, u Time, x Epoch) bool {
 	if x != 0 && t.Get(x.Chain()) < x.Clock() {
 		return true
+	}
+	if u.at != 0 && t.Covers(u.at) {
+		return false // t knows u's vector
 	}
 	for i, uc := range u.chunks {
 		if uc == nil {

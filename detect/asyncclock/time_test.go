@@ -45,6 +45,27 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 		}
 		tasks := make([]*task, nChains+1) // by chain: the task running on it
 		plain := make([][]Clock, nChains+1)
+		// pointTime holds the plain time of every published point: a
+		// time's point (Time.at) must know its whole vector.
+		pointTime := map[Epoch][]Clock{}
+		checkAt := func(step int, what string, got Time) {
+			t.Helper()
+			if got.at == 0 {
+				return
+			}
+			pt, ok := pointTime[got.at]
+			if c := got.at.Chain(); !ok && int(c) < len(tasks) && tasks[c] != nil && tasks[c].st.top == got.at {
+				pt, ok = plain[c], true // its task's current point, not published yet
+			}
+			if !ok {
+				t.Fatalf("seed %d step %d: %s: %v has point %v, which is no point", seed, step, what, got, got.at)
+			}
+			for c, k := range plainOf(Time{chunks: got.chunks}) {
+				if k > pt[c] {
+					t.Fatalf("seed %d step %d: %s: %v has point %v, whose time %v does not know chain %d's clock %d", seed, step, what, got, got.at, pt, c, k)
+				}
+			}
+		}
 		published := []known{}
 		handles := []known{}
 		for c := 1; c <= nChains; c++ {
@@ -53,6 +74,8 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 		}
 		publish := func(c int) {
 			ts := tasks[c]
+			checkAt(-1, "publish", ts.st)
+			pointTime[ts.st.top] = plain[c]
 			published = append(published, known{ts.st, plain[c]})
 			// Its next op is at a new clock.
 			ts.st.top = MakeEpoch(Chain(c), ts.st.top.Clock()+1)
@@ -88,6 +111,7 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 				pool = append(pool, b)
 				plain[c] = join(plain[c], u.plain)
 				check(step, "learn", tasks[c].st, plain[c])
+				checkAt(step, "learn", tasks[c].st)
 			case 2: // a handle learns a signal
 				publish(c)
 				u := published[len(published)-1]
@@ -99,6 +123,7 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 				h.t = h.t.join(u.t)
 				h.plain = join(h.plain, u.plain)
 				check(step, "handle", h.t, h.plain)
+				checkAt(step, "handle", h.t)
 			case 3: // a new point on chain c, from a start that knows its last one
 				publish(c)
 				b := getBuilder()
@@ -115,10 +140,12 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 				plain[c] = slicesWith(want, c, k)
 				pool = append(pool, b)
 				check(step, "begin", tasks[c].st, plain[c])
+				checkAt(step, "begin", tasks[c].st)
 			default: // a plain join of two known times, and adds
 				u, v := pick(), pick()
 				want := join(u.plain, v.plain)
 				got := u.t.join(v.t)
+				checkAt(step, "join", got)
 				for x := range want {
 					if got.Get(Chain(x)) != want[x] {
 						t.Fatalf("seed %d step %d: join: chain %d has clock %d, want %d", seed, step, x, got.Get(Chain(x)), want[x])
