@@ -97,6 +97,7 @@ type Engine struct {
 	atomicScratch []*event
 	beginWalk     walk // the walk of the begin being stepped, kept so that it is not allocated per begin
 	checkMemos    bool // tests: check every use of a walk's memo against the list (checkMemo)
+	foldEvery     int  // tests: fold a looper's aged ends into its window clock once it has this many (0: foldAged)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -196,9 +197,16 @@ type thread struct {
 
 	// Ended events, in end order, not yet folded into the time-window
 	// clock (with the window, on a looper) or into endJoin.
-	recent  []*event
-	tc      Time // the time-window clock: what every later event of the thread knows
-	endJoin Time // ends of events, for LOOPEND (with tc and recent)
+	recent []*event
+	// The time-window clock, what every later event of the thread knows,
+	// is tc joined with aged: the ends of the events that became older
+	// than the window since tc was last folded (see Engine.fold). Most
+	// begins already know those ends, which a look at each end's epoch
+	// tells, so they are folded into tc only in batches.
+	tc      Time
+	aged    []Time
+	tcLast  Epoch // the last begin that learned tc as it is (0: none)
+	endJoin Time  // ends of events, for LOOPEND (with tc and recent)
 
 	chains []Chain // looper: the chains of its events, oldest first
 
@@ -525,6 +533,7 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th := t.th
 	// LOOPEND: every event the thread ran ends before it does.
+	e.foldWindow(th)
 	e.learn(t, th.tc)
 	e.learn(t, th.endJoin)
 	t.st = e.joinEnds(t.st, th.recent)

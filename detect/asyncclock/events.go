@@ -150,7 +150,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	} else {
 		if e.window > 0 {
 			e.fold(th)
-			b.learn(th.tc) // WINDOW: every old event of the thread
+			th.learnWindow(b) // WINDOW: every old event of the thread
 		}
 		e.prunePending(ev.q)
 		if err := w.pendingPreds(); err != nil {
@@ -174,6 +174,15 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	k := ch.last + 1
 	ch.last, ch.busy = k, true
 	st := b.timeOf(MakeEpoch(c, k))
+	if !ev.q.binder && e.window > 0 {
+		// This begin learned the window clock: a later one that knows it
+		// does not compare tc. The first such begin since tc changed is
+		// tc's point; the last one, as likely known, is kept too.
+		if th.tc.at == 0 && th.tc.chunks != nil {
+			th.tc.at = st.top
+		}
+		th.tcLast = st.top
+	}
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
 	ev.status = evRunning
@@ -243,9 +252,14 @@ func (e *Engine) endOp(op *traces.Op) error {
 	return nil
 }
 
+// foldAged is how many aged ends a looper keeps apart from its window
+// clock's tc before it folds them in (tests fold sooner: Engine.foldEvery).
+const foldAged = 32
+
 // fold applies the time window at a begin on looper th: the events that
 // ended more than the window ago join its time-window clock, which every
-// later event of th inherits, and are no longer needed one by one.
+// later event of th inherits, and are no longer needed one by one. Their
+// ends join the clock's aged ends, which are folded into tc in batches.
 func (e *Engine) fold(th *thread) {
 	n := 0
 	for n < len(th.recent) && e.ts-th.recent[n].endTS > e.window {
@@ -254,7 +268,12 @@ func (e *Engine) fold(th *thread) {
 	if n == 0 {
 		return
 	}
-	th.tc = e.joinEnds(th.tc, th.recent[:n])
+	for _, p := range th.recent[:n] {
+		th.aged = append(th.aged, p.end)
+	}
+	if len(th.aged) >= foldAged || e.foldEvery > 0 && len(th.aged) >= e.foldEvery {
+		e.foldWindow(th)
+	}
 	for _, p := range th.recent[:n] {
 		p.absorbed = true
 		e.stats.WindowFolded++
@@ -265,6 +284,43 @@ func (e *Engine) fold(th *thread) {
 	th.recent = th.recent[n:]
 	if cap(th.recent) > 64 && len(th.recent) < cap(th.recent)/4 {
 		th.recent = slices.Clone(th.recent)
+	}
+}
+
+// foldWindow folds th's aged ends into tc, the newest first: an end
+// that the join so far covers the epoch of (its top) is known with all
+// its time, as a later event of the looper that knew it had ended.
+func (e *Engine) foldWindow(th *thread) {
+	if len(th.aged) == 0 {
+		return
+	}
+	b := e.builder()
+	defer e.putBuilder(b)
+	b.start(th.tc)
+	grew := false
+	for i := len(th.aged) - 1; i >= 0; i-- {
+		if u := th.aged[i]; !b.covers(u.top) && b.learn(u) {
+			grew = true
+		}
+	}
+	if grew {
+		th.tc = b.time(th.tc.top)
+		th.tcLast = 0
+	}
+	clear(th.aged)
+	th.aged = th.aged[:0]
+}
+
+// learnWindow makes b know th's time-window clock: tc, and the aged ends
+// whose epoch b does not cover (an end's time is its epoch's).
+func (th *thread) learnWindow(b *builder) {
+	if th.tcLast == 0 || !b.covers(th.tcLast) {
+		b.learn(th.tc)
+	}
+	for _, u := range th.aged {
+		if !b.covers(u.top) {
+			b.learn(u)
+		}
 	}
 }
 
