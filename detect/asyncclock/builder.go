@@ -122,17 +122,23 @@ func (b *builder) learn(t Time) bool {
 // joinEnds returns t joined with the ends of evs, in one pass: a block
 // that changes is copied once, not once per join.
 func (e *Engine) joinEnds(t Time, evs []*event) Time {
-	return e.joinAll(t, len(evs), func(i int) Time { return evs[i].end })
+	return e.joinPoints(t, len(evs), func(i int) Time { return evs[i].end })
 }
 
-// joinAll returns t joined with at(i) for every i < n, in one pass.
-func (e *Engine) joinAll(t Time, n int, at func(i int) Time) Time {
+// joinPoints returns t joined with at(i) for every i < n, in one pass.
+// Each at(i) must be the time of a point, its top (an event's end, a
+// signal, a thread's end: a task's time at a clock it published as it
+// was last), so that a join that covers the top knows all of it: they
+// are joined from the last, and one whose top the join so far covers is
+// skipped (the later ones, of a task or a looper, often know the
+// earlier ones).
+func (e *Engine) joinPoints(t Time, n int, at func(i int) Time) Time {
 	b := e.builder()
 	defer e.putBuilder(b)
 	b.start(t)
 	grew := false
-	for i := range n {
-		if b.learn(at(i)) {
+	for i := n - 1; i >= 0; i-- {
+		if u := at(i); !b.covers(u.top) && b.learn(u) {
 			grew = true
 		}
 	}

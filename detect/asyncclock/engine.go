@@ -614,6 +614,11 @@ func (e *Engine) wait(op *traces.Op) error {
 			e.learn(t, e.oldSignals)
 			learned = true
 		}
+		if e.oldSignals.at == 0 && e.oldSignals.chunks != nil {
+			// t's point knows them now, and so does every time that
+			// covers it: a later wait that knows it compares nothing.
+			e.oldSignals.at = t.st.top
+		}
 	}
 	if learned {
 		if err := e.atomicAt(t); err != nil {
@@ -635,7 +640,7 @@ func (e *Engine) age(recent *[]stamped, old Time) Time {
 	if n == 0 {
 		return old
 	}
-	old = e.joinAll(old, n, func(i int) Time { return r[i].t })
+	old = e.joinPoints(old, n, func(i int) Time { return r[i].t })
 	clear(r[:n])
 	r = r[n:]
 	if cap(r) > 64 && len(r) < cap(r)/4 {

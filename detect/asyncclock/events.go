@@ -287,26 +287,13 @@ func (e *Engine) fold(th *thread) {
 	}
 }
 
-// foldWindow folds th's aged ends into tc, the newest first: an end
-// that the join so far covers the epoch of (its top) is known with all
-// its time, as a later event of the looper that knew it had ended.
+// foldWindow folds th's aged ends into tc.
 func (e *Engine) foldWindow(th *thread) {
 	if len(th.aged) == 0 {
 		return
 	}
-	b := e.builder()
-	defer e.putBuilder(b)
-	b.start(th.tc)
-	grew := false
-	for i := len(th.aged) - 1; i >= 0; i-- {
-		if u := th.aged[i]; !b.covers(u.top) && b.learn(u) {
-			grew = true
-		}
-	}
-	if grew {
-		th.tc = b.time(th.tc.top)
-		th.tcLast = 0
-	}
+	th.tc = e.joinPoints(th.tc, len(th.aged), func(i int) Time { return th.aged[i] })
+	th.tcLast = 0
 	clear(th.aged)
 	th.aged = th.aged[:0]
 }
