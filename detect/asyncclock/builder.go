@@ -69,18 +69,22 @@ func (b *builder) raise(c Chain, k Clock) bool {
 // block of t is compared with b's only if it is not the same block and
 // b did not know its point (chunk.at) before this join (after, b may know
 // it from t itself); a block that is at least b's is taken as it is.
-func (b *builder) learnVector(t Time) bool {
+func (b *builder) learnVector(t Time) bool { return b.learnVectorOver(t, nil) }
+
+// learnVectorOver is learnVector for a b that knows a time whose blocks
+// are base: t's blocks that are base's too are skipped without a look.
+func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 	if t.at != 0 && b.covers(t.at) {
 		return false // b knows the whole vector
 	}
 	known := b.known[:0]
-	for _, tc := range t.chunks {
-		known = append(known, tc != nil && tc.at != 0 && b.covers(tc.at))
+	for i, tc := range t.chunks {
+		known = append(known, tc == nil || i < len(base) && base[i] == tc || tc.at != 0 && b.covers(tc.at))
 	}
 	b.known = known
 	grew := false
 	for i, tc := range t.chunks {
-		if tc == nil || known[i] {
+		if known[i] {
 			continue
 		}
 		if i >= len(b.chunks) || b.chunks[i] == nil {
@@ -114,6 +118,27 @@ func (b *builder) learnVector(t Time) bool {
 func (b *builder) learn(t Time) bool {
 	grew := b.learnVector(t)
 	if t.top != 0 && b.raise(t.top.Chain(), t.top.Clock()) {
+		grew = true
+	}
+	return grew
+}
+
+// learnFinish makes b know f, the time at p's finish (its end, or run(p)
+// for a removed p), comparing only the blocks of f that are not those of
+// a time of p that b knows already: its begin's, or else its send's (a
+// time that covers the point of either knows all of it). Most of an
+// end's blocks are its send's, which a PRIORITY predecessor's successor
+// knows (its send knew p's), or its begin's.
+func (b *builder) learnFinish(p *event, f Time) bool {
+	var base []*chunk
+	switch {
+	case p.begin.chunks != nil && b.covers(MakeEpoch(p.chain, p.beginClock)):
+		base = p.begin.chunks
+	case p.send.chunks != nil && b.covers(p.sendEpoch):
+		base = p.send.chunks
+	}
+	grew := b.learnVectorOver(f, base)
+	if f.top != 0 && b.raise(f.top.Chain(), f.top.Clock()) {
 		grew = true
 	}
 	return grew

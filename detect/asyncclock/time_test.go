@@ -7,6 +7,7 @@ import (
 
 // TestJoinsSkipKnownBlocks checks the joins' shortcuts — a block that is
 // the same pointer, a block whose point (chunk.at) the joining side
+// knows, a time whose point (Time.at) it knows, a block of a base it
 // knows, a block taken whole when it dominates — against plain vectors
 // joined clock by clock. Times are made as the engine makes them: tasks
 // on chains publish a time (a send, a signal) only as it is last at its
@@ -132,8 +133,20 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 				want := start.plain
 				for range r.IntN(8) {
 					u := pick()
-					b.learn(u.t)
-					want = join(want, u.plain)
+					if r.IntN(2) == 0 {
+						b.learn(u.t)
+						want = join(want, u.plain)
+						continue
+					}
+					// Over a base b knows (as learnFinish: an end over
+					// its send), blocks the base has are skipped unseen.
+					v := pick()
+					b.learn(v.t)
+					b.learnVectorOver(u.t, v.t.chunks)
+					if u.t.top != 0 {
+						b.raise(u.t.top.Chain(), u.t.top.Clock())
+					}
+					want = join(join(want, v.plain), u.plain)
 				}
 				k := tasks[c].st.top.Clock()
 				tasks[c].st = b.timeOf(MakeEpoch(Chain(c), k))
