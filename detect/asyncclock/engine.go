@@ -205,8 +205,8 @@ type thread struct {
 	// tells, so they are folded into tc only in batches.
 	tc      Time
 	aged    []Time
-	tcLast  Epoch // the last begin that learned tc as it is (0: none)
-	endJoin Time  // ends of events, for LOOPEND (with tc and recent)
+	tcLast  [4]Epoch // the last begins that learned tc as it is, newest first, one per chain (0: none)
+	endJoin Time     // ends of events, for LOOPEND (with tc and recent)
 
 	chains []Chain // looper: the chains of its events, oldest first
 

@@ -177,11 +177,11 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	if !ev.q.binder && e.window > 0 {
 		// This begin learned the window clock: a later one that knows it
 		// does not compare tc. The first such begin since tc changed is
-		// tc's point; the last one, as likely known, is kept too.
+		// tc's point; the last few, as likely known, are kept too.
 		if th.tc.at == 0 && th.tc.chunks != nil {
 			th.tc.at = st.top
 		}
-		th.tcLast = st.top
+		th.learnedTC(st.top)
 	}
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
@@ -293,15 +293,41 @@ func (e *Engine) foldWindow(th *thread) {
 		return
 	}
 	th.tc = e.joinPoints(th.tc, len(th.aged), func(i int) Time { return th.aged[i] })
-	th.tcLast = 0
+	th.tcLast = [len(th.tcLast)]Epoch{}
 	clear(th.aged)
 	th.aged = th.aged[:0]
+}
+
+// learnedTC records p, the point of a begin that learned tc as it is,
+// among the last such begins, one per chain (a later point on a chain
+// knows what an earlier one does).
+func (th *thread) learnedTC(p Epoch) {
+	i := 0
+	for i < len(th.tcLast)-1 && th.tcLast[i] != 0 && th.tcLast[i].Chain() != p.Chain() {
+		i++
+	}
+	copy(th.tcLast[1:i+1], th.tcLast[:i])
+	th.tcLast[0] = p
+}
+
+// knowsTC reports whether b knows tc: whether it covers one of the last
+// begins that learned it.
+func (th *thread) knowsTC(b *builder) bool {
+	for _, p := range th.tcLast {
+		if p == 0 {
+			return false
+		}
+		if b.covers(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // learnWindow makes b know th's time-window clock: tc, and the aged ends
 // whose epoch b does not cover (an end's time is its epoch's).
 func (th *thread) learnWindow(b *builder) {
-	if th.tcLast == 0 || !b.covers(th.tcLast) {
+	if !th.knowsTC(b) {
 		b.learn(th.tc)
 	}
 	for _, u := range th.aged {
