@@ -173,17 +173,25 @@ type task struct {
 }
 
 // learn makes task t know what u knows.
-func (e *Engine) learn(t *task, u Time) { t.st = e.joinIn(t.st, u, true) }
+// It reports whether t learned something (or, rarely, may have).
+func (e *Engine) learn(t *task, u Time) bool {
+	var grew bool
+	t.st, grew = e.joinIn(t.st, u, true)
+	return grew
+}
 
 // joinTimes returns t ⊔ u (see Time.join) with a builder of the pool.
-func (e *Engine) joinTimes(t, u Time) Time { return e.joinIn(t, u, false) }
+func (e *Engine) joinTimes(t, u Time) Time {
+	r, _ := e.joinIn(t, u, false)
+	return r
+}
 
 // joinIn is Time.joinIn with a builder of the pool.
-func (e *Engine) joinIn(t, u Time, point bool) Time {
+func (e *Engine) joinIn(t, u Time, point bool) (Time, bool) {
 	b := e.builder()
-	r := t.joinIn(b, u, point)
+	r, grew := t.joinIn(b, u, point)
 	e.putBuilder(b)
-	return r
+	return r, grew
 }
 
 // thread is a thread of the trace.
@@ -610,8 +618,7 @@ func (e *Engine) wait(op *traces.Op) error {
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.
 		e.oldSignals = e.age(&e.signals, e.oldSignals)
-		if adds(t.st, e.oldSignals, 0) {
-			e.learn(t, e.oldSignals)
+		if e.learn(t, e.oldSignals) {
 			learned = true
 		}
 		if e.oldSignals.at == 0 && e.oldSignals.chunks != nil {
