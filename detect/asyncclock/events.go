@@ -606,12 +606,21 @@ func (q *queue) list(c Chain) *sendList {
 // builder returns a builder for a start being computed (starts nest when
 // a removed event is resolved).
 func (e *Engine) builder() *builder {
+	var b *builder
 	if n := len(e.pool); n > 0 {
-		b := e.pool[n-1]
+		b = e.pool[n-1]
 		e.pool = e.pool[:n-1]
-		return b
+	} else {
+		b = &builder{}
 	}
-	return &builder{}
+	// Each op makes at most two clocks (its task's next, and the run(E) of
+	// a removed event it resolves, each removed once), so no clock has
+	// reached 2^31 before 2^30 ops.
+	b.low = e.seq < lowOps
+	return b
 }
+
+// lowOps is how many ops the engine steps with all clocks below 2^31.
+const lowOps = 1 << 30
 
 func (e *Engine) putBuilder(b *builder) { e.pool = append(e.pool, b) }

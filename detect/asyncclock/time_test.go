@@ -176,6 +176,48 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 	}
 }
 
+// TestAnyAboveLow checks the test for clocks below 2^31 against a loop
+// over the clocks, where it must be exact, edges included.
+func TestAnyAboveLow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	values := []Clock{0, 1, 2, 1<<30 - 1, 1 << 30, 1<<31 - 2, 1<<31 - 1}
+	pick := func() Clock {
+		if r.IntN(4) == 0 {
+			return values[r.IntN(len(values))]
+		}
+		return Clock(r.Uint32() >> 1)
+	}
+	above := 0
+	for n := range 200_000 {
+		ub, vb := new(chunk), new(chunk) // allocated alone, as the engine's blocks are
+		u, v := &ub.clocks, &vb.clocks
+		for j := range u {
+			v[j] = pick()
+			u[j] = pick()
+			if n%2 == 0 { // mostly dominated: the common case at a begin
+				u[j] = min(u[j], v[j])
+			}
+		}
+		if n%4 == 0 {
+			j := r.IntN(chunkSize)
+			u[j], v[j] = max(v[j], 1), max(v[j], 1)-1 // one clock just above
+		}
+		want := false
+		for j := range u {
+			want = want || u[j] > v[j]
+		}
+		if got := anyAboveLow(ub, vb); got != want {
+			t.Fatalf("anyAboveLow(%v, %v) = %v, want %v", *u, *v, got, want)
+		}
+		if want {
+			above++
+		}
+	}
+	if above < 50_000 || above > 150_000 {
+		t.Fatalf("%d of 200000 cases had a clock above: the test checks little", above)
+	}
+}
+
 // slicesWith returns a copy of p with p[c] at least k.
 func slicesWith(p []Clock, c int, k Clock) []Clock {
 	q := append([]Clock(nil), p...)
