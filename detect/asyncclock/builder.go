@@ -1,6 +1,9 @@
 package asyncclock
 
-import "unsafe"
+import (
+	"slices"
+	"unsafe"
+)
 
 // builder accumulates a time out of many joins, as at an event's begin. It
 // copies a block of the vector only the first time a join raises a clock
@@ -27,10 +30,8 @@ func (b *builder) start(t Time) {
 // will have a top on the same chain (a task's), whose block needs no copy.
 func (b *builder) startVector(t Time) {
 	b.chunks = append(b.chunks[:0], t.chunks...)
-	b.owned = b.owned[:0]
-	for range b.chunks {
-		b.owned = append(b.owned, false)
-	}
+	b.owned = slices.Grow(b.owned[:0], len(b.chunks))[:len(b.chunks)]
+	clear(b.owned)
 }
 
 func (b *builder) get(c Chain) Clock {
@@ -85,6 +86,10 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 		known = append(known, tc == nil || i < len(base) && base[i] == tc || tc.at != 0 && b.covers(tc.at))
 	}
 	b.known = known
+	above := anyAbove
+	if b.low {
+		above = anyAboveLow
+	}
 	grew := false
 	for i, tc := range t.chunks {
 		if known[i] {
@@ -99,10 +104,13 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 			continue
 		}
 		bc := b.chunks[i]
-		if bc == tc || !b.anyAbove(tc, bc) {
+		if bc == tc {
 			continue
 		}
-		if !b.anyAbove(bc, tc) { // tc is at least bc: share it
+		if !above(tc, bc) {
+			continue
+		}
+		if !above(bc, tc) { // tc is at least bc: share it
 			b.chunks[i], b.owned[i], grew = tc, false, true
 			continue
 		}
@@ -242,15 +250,6 @@ func anyAboveLow(u, t *chunk) bool {
 	acc := atLeast(0) & atLeast(1) & atLeast(2) & atLeast(3) & atLeast(4) & atLeast(5) & atLeast(6) & atLeast(7) &
 		atLeast(8) & atLeast(9) & atLeast(10) & atLeast(11) & atLeast(12) & atLeast(13) & atLeast(14) & atLeast(15)
 	return acc&h != h
-}
-
-// anyAbove is anyAboveLow if b's clocks are low, else the anyAbove that
-// allows any clock.
-func (b *builder) anyAbove(u, t *chunk) bool {
-	if b.low {
-		return anyAboveLow(u, t)
-	}
-	return anyAbove(u, t)
 }
 
 // The unrolled anyAbove covers a block of exactly 32 clocks.
