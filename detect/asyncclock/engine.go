@@ -213,8 +213,8 @@ type thread struct {
 	// tells, so they are folded into tc only in batches.
 	tc      Time
 	aged    []Time
-	tcLast  [4]Epoch // the last begins that learned tc as it is, newest first, one per chain (0: none)
-	endJoin Time     // ends of events, for LOOPEND (with tc and recent)
+	known   [4]windowPoint // the last begins that learned tc as it is, newest first, one per chain
+	endJoin Time           // ends of events, for LOOPEND (with tc and recent)
 
 	chains []Chain // looper: the chains of its events, oldest first
 

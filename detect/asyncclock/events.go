@@ -176,12 +176,13 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	st := b.timeOf(MakeEpoch(c, k))
 	if !ev.q.binder && e.window > 0 {
 		// This begin learned the window clock: a later one that knows it
-		// does not compare tc. The first such begin since tc changed is
-		// tc's point; the last few, as likely known, are kept too.
+		// does not compare tc, nor look at the aged ends it learned. The
+		// first such begin since tc changed is tc's point; the last few,
+		// as likely known, are kept too.
 		if th.tc.at == 0 && th.tc.chunks != nil {
 			th.tc.at = st.top
 		}
-		th.learnedTC(st.top)
+		th.learnedWindow(st.top)
 	}
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
@@ -293,44 +294,53 @@ func (e *Engine) foldWindow(th *thread) {
 		return
 	}
 	th.tc = e.joinPoints(th.tc, len(th.aged), func(i int) Time { return th.aged[i] })
-	th.tcLast = [len(th.tcLast)]Epoch{}
+	th.known = [len(th.known)]windowPoint{}
 	clear(th.aged)
 	th.aged = th.aged[:0]
 }
 
-// learnedTC records p, the point of a begin that learned tc as it is,
-// among the last such begins, one per chain (a later point on a chain
-// knows what an earlier one does).
-func (th *thread) learnedTC(p Epoch) {
-	i := 0
-	for i < len(th.tcLast)-1 && th.tcLast[i] != 0 && th.tcLast[i].Chain() != p.Chain() {
-		i++
-	}
-	copy(th.tcLast[1:i+1], th.tcLast[:i])
-	th.tcLast[0] = p
+// windowPoint is a begin that learned a looper's window clock: tc as it
+// is, and its first aged ends.
+type windowPoint struct {
+	p    Epoch
+	aged int
 }
 
-// knowsTC reports whether b knows tc: whether it covers one of the last
-// begins that learned it.
-func (th *thread) knowsTC(b *builder) bool {
-	for _, p := range th.tcLast {
-		if p == 0 {
-			return false
+// learnedWindow records p, the point of a begin that learned th's window
+// clock as it is, among the last such begins, one per chain (a later
+// point on a chain knows what an earlier one does).
+func (th *thread) learnedWindow(p Epoch) {
+	i := 0
+	for i < len(th.known)-1 && th.known[i].p != 0 && th.known[i].p.Chain() != p.Chain() {
+		i++
+	}
+	copy(th.known[1:i+1], th.known[:i])
+	th.known[0] = windowPoint{p, len(th.aged)}
+}
+
+// knownWindow returns how many of th's aged ends b knows for sure with tc,
+// as it covers a begin that learned them, or -1 if it may not know tc.
+func (th *thread) knownWindow(b *builder) int {
+	for _, k := range th.known {
+		if k.p == 0 {
+			break
 		}
-		if b.covers(p) {
-			return true
+		if b.covers(k.p) {
+			return k.aged // the newest it covers, which learned the most
 		}
 	}
-	return false
+	return -1
 }
 
 // learnWindow makes b know th's time-window clock: tc, and the aged ends
 // whose epoch b does not cover (an end's time is its epoch's).
 func (th *thread) learnWindow(b *builder) {
-	if !th.knowsTC(b) {
+	n := th.knownWindow(b)
+	if n < 0 {
 		b.learn(th.tc)
+		n = 0
 	}
-	for _, u := range th.aged {
+	for _, u := range th.aged[n:] {
 		if !b.covers(u.top) {
 			b.learn(u)
 		}

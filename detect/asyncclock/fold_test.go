@@ -70,7 +70,7 @@ func checkFoldsAgree(t *testing.T, name string, tr *trace, cfg Config) int64 {
 }
 
 // TestWindowFoldsAgree checks the lazily folded window clock (thread.aged,
-// thread.tcLast, tc's point) against folding every aged end at once, on
+// thread.known, tc's point) against folding every aged end at once, on
 // random traces with a small window and on an app-shaped one whose
 // window fills many times.
 func TestWindowFoldsAgree(t *testing.T) {
