@@ -104,10 +104,7 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 			continue
 		}
 		bc := b.chunks[i]
-		if bc == tc {
-			continue
-		}
-		if !above(tc, bc) {
+		if bc == tc || !above(tc, bc) {
 			continue
 		}
 		if !above(bc, tc) { // tc is at least bc: share it
@@ -201,9 +198,10 @@ func (b *builder) time(top Epoch) Time {
 
 // timeOf returns what b holds as the time of point p, a clock on a chain
 // that no time knew before. It records p as a point whose time knows its
-// vector (Time.at), and so do its new blocks (chunk.at): the time of p, as it is published, knows all b
-// holds now, and every time that covers p learned it, as a task's time at
-// a clock is published only as it is last (see Engine.beginOp).
+// vector (Time.at), and so do its new blocks (chunk.at): the time of p,
+// as it is published, knows all b holds now, and every time that covers
+// p learned it, as a task's time at a clock is published only as it is
+// last (see Engine.beginOp).
 func (b *builder) timeOf(p Epoch) Time {
 	for i, owned := range b.owned {
 		if owned {

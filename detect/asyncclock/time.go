@@ -195,7 +195,7 @@ func (t Time) joinIn(b *builder, u Time, point bool) (Time, bool) {
 		}
 	}
 	if extra != 0 && t.Get(extra.Chain()) >= extra.Clock() {
-		extra = 0 // extra is not on top's chain: t's top does not matter
+		extra = 0 // t knows it already
 	}
 	// The builder starts from t as it was: what it knows before the join
 	// must not include what it learns from u (builder.learnVector). Its
