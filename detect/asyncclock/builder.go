@@ -1,6 +1,9 @@
 package asyncclock
 
-import "unsafe"
+import (
+	"slices"
+	"unsafe"
+)
 
 // builder accumulates a time out of many joins, as at an event's begin. It
 // copies a block of the vector only the first time a join raises a clock
@@ -10,6 +13,9 @@ type builder struct {
 	chunks []*chunk
 	owned  []bool // chunks[i] was made by this builder and no Time holds it yet
 	known  []bool // learnVector's scratch
+	// low says that every clock is below 2^31, so that blocks compare
+	// with anyAboveLow (Engine.builder sets it while it holds).
+	low bool
 }
 
 // start makes b hold t (its top included, as an ordinary component).
@@ -24,10 +30,8 @@ func (b *builder) start(t Time) {
 // will have a top on the same chain (a task's), whose block needs no copy.
 func (b *builder) startVector(t Time) {
 	b.chunks = append(b.chunks[:0], t.chunks...)
-	b.owned = b.owned[:0]
-	for range b.chunks {
-		b.owned = append(b.owned, false)
-	}
+	b.owned = slices.Grow(b.owned[:0], len(b.chunks))[:len(b.chunks)]
+	clear(b.owned)
 }
 
 func (b *builder) get(c Chain) Clock {
@@ -65,18 +69,30 @@ func (b *builder) raise(c Chain, k Clock) bool {
 }
 
 // learnVector joins in t's vector (not its top); it reports whether b grew.
-// A block of t is compared with b's only if it is not the same block and
+// Nothing is compared if b knew t's point (Time.at) before this join. A
+// block of t is compared with b's only if it is not the same block and
 // b did not know its point (chunk.at) before this join (after, b may know
 // it from t itself); a block that is at least b's is taken as it is.
-func (b *builder) learnVector(t Time) bool {
+func (b *builder) learnVector(t Time) bool { return b.learnVectorOver(t, nil) }
+
+// learnVectorOver is learnVector for a b that knows a time whose blocks
+// are base: t's blocks that are base's too are skipped without a look.
+func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
+	if t.at != 0 && b.covers(t.at) {
+		return false // b knows the whole vector
+	}
 	known := b.known[:0]
-	for _, tc := range t.chunks {
-		known = append(known, tc != nil && tc.at != 0 && b.covers(tc.at))
+	for i, tc := range t.chunks {
+		known = append(known, tc == nil || i < len(base) && base[i] == tc || tc.at != 0 && b.covers(tc.at))
 	}
 	b.known = known
+	above := anyAbove
+	if b.low {
+		above = anyAboveLow
+	}
 	grew := false
 	for i, tc := range t.chunks {
-		if tc == nil || known[i] {
+		if known[i] {
 			continue
 		}
 		if i >= len(b.chunks) || b.chunks[i] == nil {
@@ -88,10 +104,10 @@ func (b *builder) learnVector(t Time) bool {
 			continue
 		}
 		bc := b.chunks[i]
-		if bc == tc || !anyAbove(tc, bc) {
+		if bc == tc || !above(tc, bc) {
 			continue
 		}
-		if !anyAbove(bc, tc) { // tc is at least bc: share it
+		if !above(bc, tc) { // tc is at least bc: share it
 			b.chunks[i], b.owned[i], grew = tc, false, true
 			continue
 		}
@@ -115,20 +131,47 @@ func (b *builder) learn(t Time) bool {
 	return grew
 }
 
+// learnFinish makes b know f, the time at p's finish (its end, or run(p)
+// for a removed p), comparing only the blocks of f that are not those of
+// a time of p that b knows already: its begin's, or else its send's (a
+// time that covers the point of either knows all of it). Most of an
+// end's blocks are its send's, which a PRIORITY predecessor's successor
+// knows (its send knew p's), or its begin's.
+func (b *builder) learnFinish(p *event, f Time) bool {
+	var base []*chunk
+	switch {
+	case p.begin.chunks != nil && b.covers(MakeEpoch(p.chain, p.beginClock)):
+		base = p.begin.chunks
+	case p.send.chunks != nil && b.covers(p.sendEpoch):
+		base = p.send.chunks
+	}
+	grew := b.learnVectorOver(f, base)
+	if f.top != 0 && b.raise(f.top.Chain(), f.top.Clock()) {
+		grew = true
+	}
+	return grew
+}
+
 // joinEnds returns t joined with the ends of evs, in one pass: a block
 // that changes is copied once, not once per join.
 func (e *Engine) joinEnds(t Time, evs []*event) Time {
-	return e.joinAll(t, len(evs), func(i int) Time { return evs[i].end })
+	return e.joinPoints(t, len(evs), func(i int) Time { return evs[i].end })
 }
 
-// joinAll returns t joined with at(i) for every i < n, in one pass.
-func (e *Engine) joinAll(t Time, n int, at func(i int) Time) Time {
+// joinPoints returns t joined with at(i) for every i < n, in one pass.
+// Each at(i) must be the time of a point, its top (an event's end, a
+// signal, a thread's end: a task's time at a clock it published as it
+// was last), so that a join that covers the top knows all of it: they
+// are joined from the last, and one whose top the join so far covers is
+// skipped (the later ones, of a task or a looper, often know the
+// earlier ones).
+func (e *Engine) joinPoints(t Time, n int, at func(i int) Time) Time {
 	b := e.builder()
 	defer e.putBuilder(b)
 	b.start(t)
 	grew := false
-	for i := range n {
-		if b.learn(at(i)) {
+	for i := n - 1; i >= 0; i-- {
+		if u := at(i); !b.covers(u.top) && b.learn(u) {
 			grew = true
 		}
 	}
@@ -154,17 +197,20 @@ func (b *builder) time(top Epoch) Time {
 }
 
 // timeOf returns what b holds as the time of point p, a clock on a chain
-// that no time knew before. Its new blocks record p as a point whose time
-// knows them (chunk.at): the time of p, as it is published, knows all b
-// holds now, and every time that covers p learned it, as a task's time at
-// a clock is published only as it is last (see Engine.beginOp).
+// that no time knew before. It records p as a point whose time knows its
+// vector (Time.at), and so do its new blocks (chunk.at): the time of p,
+// as it is published, knows all b holds now, and every time that covers
+// p learned it, as a task's time at a clock is published only as it is
+// last (see Engine.beginOp).
 func (b *builder) timeOf(p Epoch) Time {
 	for i, owned := range b.owned {
 		if owned {
 			b.chunks[i].at = p
 		}
 	}
-	return b.time(p)
+	t := b.time(p)
+	t.at = p
+	return t
 }
 
 // anyAbove reports whether some clock of u is above t's, or (rarely)
@@ -188,6 +234,20 @@ func anyAbove(u, t *chunk) bool {
 	acc := above(0) | above(1) | above(2) | above(3) | above(4) | above(5) | above(6) | above(7) |
 		above(8) | above(9) | above(10) | above(11) | above(12) | above(13) | above(14) | above(15)
 	return acc&h != 0
+}
+
+// anyAboveLow is anyAbove for blocks whose clocks are all below 2^31,
+// and then exact: in each pair of lanes, (t|h) - u keeps a lane's top bit
+// set exactly when t's clock is at least u's (t|h > u, so no borrow
+// crosses lanes), three operations per pair instead of eight.
+func anyAboveLow(u, t *chunk) bool {
+	const h = 0x8000_0000_8000_0000
+	uw := (*[16]uint64)(unsafe.Pointer(&u.clocks))
+	tw := (*[16]uint64)(unsafe.Pointer(&t.clocks))
+	atLeast := func(j int) uint64 { return (tw[j] | h) - uw[j] }
+	acc := atLeast(0) & atLeast(1) & atLeast(2) & atLeast(3) & atLeast(4) & atLeast(5) & atLeast(6) & atLeast(7) &
+		atLeast(8) & atLeast(9) & atLeast(10) & atLeast(11) & atLeast(12) & atLeast(13) & atLeast(14) & atLeast(15)
+	return acc&h != h
 }
 
 // The unrolled anyAbove covers a block of exactly 32 clocks.

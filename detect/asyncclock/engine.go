@@ -97,6 +97,7 @@ type Engine struct {
 	atomicScratch []*event
 	beginWalk     walk // the walk of the begin being stepped, kept so that it is not allocated per begin
 	checkMemos    bool // tests: check every use of a walk's memo against the list (checkMemo)
+	foldEvery     int  // tests: fold a looper's aged ends into its window clock once it has this many (0: foldAged)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -172,17 +173,25 @@ type task struct {
 }
 
 // learn makes task t know what u knows.
-func (e *Engine) learn(t *task, u Time) { t.st = e.joinIn(t.st, u, true) }
+// It reports whether t learned something (or, rarely, may have).
+func (e *Engine) learn(t *task, u Time) bool {
+	var grew bool
+	t.st, grew = e.joinIn(t.st, u, true)
+	return grew
+}
 
 // joinTimes returns t ⊔ u (see Time.join) with a builder of the pool.
-func (e *Engine) joinTimes(t, u Time) Time { return e.joinIn(t, u, false) }
+func (e *Engine) joinTimes(t, u Time) Time {
+	r, _ := e.joinIn(t, u, false)
+	return r
+}
 
 // joinIn is Time.joinIn with a builder of the pool.
-func (e *Engine) joinIn(t, u Time, point bool) Time {
+func (e *Engine) joinIn(t, u Time, point bool) (Time, bool) {
 	b := e.builder()
-	r := t.joinIn(b, u, point)
+	r, grew := t.joinIn(b, u, point)
 	e.putBuilder(b)
-	return r
+	return r, grew
 }
 
 // thread is a thread of the trace.
@@ -196,9 +205,16 @@ type thread struct {
 
 	// Ended events, in end order, not yet folded into the time-window
 	// clock (with the window, on a looper) or into endJoin.
-	recent  []*event
-	tc      Time // the time-window clock: what every later event of the thread knows
-	endJoin Time // ends of events, for LOOPEND (with tc and recent)
+	recent []*event
+	// The time-window clock, what every later event of the thread knows,
+	// is tc joined with aged: the ends of the events that became older
+	// than the window since tc was last folded (see Engine.fold). Most
+	// begins already know those ends, which a look at each end's epoch
+	// tells, so they are folded into tc only in batches.
+	tc      Time
+	aged    []Time
+	known   [4]windowPoint // the last begins that learned tc as it is, newest first, one per chain
+	endJoin Time           // ends of events, for LOOPEND (with tc and recent)
 
 	chains []Chain // looper: the chains of its events, oldest first
 
@@ -525,6 +541,7 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th := t.th
 	// LOOPEND: every event the thread ran ends before it does.
+	e.foldWindow(th)
 	e.learn(t, th.tc)
 	e.learn(t, th.endJoin)
 	t.st = e.joinEnds(t.st, th.recent)
@@ -601,9 +618,13 @@ func (e *Engine) wait(op *traces.Op) error {
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.
 		e.oldSignals = e.age(&e.signals, e.oldSignals)
-		if adds(t.st, e.oldSignals, 0) {
-			e.learn(t, e.oldSignals)
+		if e.learn(t, e.oldSignals) {
 			learned = true
+		}
+		if e.oldSignals.at == 0 && e.oldSignals.chunks != nil {
+			// t's point knows them now, and so does every time that
+			// covers it: a later wait that knows it compares nothing.
+			e.oldSignals.at = t.st.top
 		}
 	}
 	if learned {
@@ -626,7 +647,7 @@ func (e *Engine) age(recent *[]stamped, old Time) Time {
 	if n == 0 {
 		return old
 	}
-	old = e.joinAll(old, n, func(i int) Time { return r[i].t })
+	old = e.joinPoints(old, n, func(i int) Time { return r[i].t })
 	clear(r[:n])
 	r = r[n:]
 	if cap(r) > 64 && len(r) < cap(r)/4 {

@@ -150,7 +150,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	} else {
 		if e.window > 0 {
 			e.fold(th)
-			b.learn(th.tc) // WINDOW: every old event of the thread
+			th.learnWindow(b) // WINDOW: every old event of the thread
 		}
 		e.prunePending(ev.q)
 		if err := w.pendingPreds(); err != nil {
@@ -174,6 +174,16 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	k := ch.last + 1
 	ch.last, ch.busy = k, true
 	st := b.timeOf(MakeEpoch(c, k))
+	if !ev.q.binder && e.window > 0 {
+		// This begin learned the window clock: a later one that knows it
+		// does not compare tc, nor look at the aged ends it learned. The
+		// first such begin since tc changed is tc's point; the last few,
+		// as likely known, are kept too.
+		if th.tc.at == 0 && th.tc.chunks != nil {
+			th.tc.at = st.top
+		}
+		th.learnedWindow(st.top)
+	}
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
 	ev.status = evRunning
@@ -243,9 +253,14 @@ func (e *Engine) endOp(op *traces.Op) error {
 	return nil
 }
 
+// foldAged is how many aged ends a looper keeps apart from its window
+// clock's tc before it folds them in (tests fold sooner: Engine.foldEvery).
+const foldAged = 32
+
 // fold applies the time window at a begin on looper th: the events that
 // ended more than the window ago join its time-window clock, which every
-// later event of th inherits, and are no longer needed one by one.
+// later event of th inherits, and are no longer needed one by one. Their
+// ends join the clock's aged ends, which are folded into tc in batches.
 func (e *Engine) fold(th *thread) {
 	n := 0
 	for n < len(th.recent) && e.ts-th.recent[n].endTS > e.window {
@@ -254,7 +269,12 @@ func (e *Engine) fold(th *thread) {
 	if n == 0 {
 		return
 	}
-	th.tc = e.joinEnds(th.tc, th.recent[:n])
+	for _, p := range th.recent[:n] {
+		th.aged = append(th.aged, p.end)
+	}
+	if len(th.aged) >= foldAged || e.foldEvery > 0 && len(th.aged) >= e.foldEvery {
+		e.foldWindow(th)
+	}
 	for _, p := range th.recent[:n] {
 		p.absorbed = true
 		e.stats.WindowFolded++
@@ -265,6 +285,65 @@ func (e *Engine) fold(th *thread) {
 	th.recent = th.recent[n:]
 	if cap(th.recent) > 64 && len(th.recent) < cap(th.recent)/4 {
 		th.recent = slices.Clone(th.recent)
+	}
+}
+
+// foldWindow folds th's aged ends into tc.
+func (e *Engine) foldWindow(th *thread) {
+	if len(th.aged) == 0 {
+		return
+	}
+	th.tc = e.joinPoints(th.tc, len(th.aged), func(i int) Time { return th.aged[i] })
+	th.known = [len(th.known)]windowPoint{}
+	clear(th.aged)
+	th.aged = th.aged[:0]
+}
+
+// windowPoint is a begin that learned a looper's window clock: tc as it
+// is, and its first aged ends.
+type windowPoint struct {
+	p    Epoch
+	aged int
+}
+
+// learnedWindow records p, the point of a begin that learned th's window
+// clock as it is, among the last such begins, one per chain (a later
+// point on a chain knows what an earlier one does).
+func (th *thread) learnedWindow(p Epoch) {
+	i := 0
+	for i < len(th.known)-1 && th.known[i].p != 0 && th.known[i].p.Chain() != p.Chain() {
+		i++
+	}
+	copy(th.known[1:i+1], th.known[:i])
+	th.known[0] = windowPoint{p, len(th.aged)}
+}
+
+// knownWindow returns how many of th's aged ends b knows for sure with tc,
+// as it covers a begin that learned them, or -1 if it may not know tc.
+func (th *thread) knownWindow(b *builder) int {
+	for _, k := range th.known {
+		if k.p == 0 {
+			break
+		}
+		if b.covers(k.p) {
+			return k.aged // the newest it covers, which learned the most
+		}
+	}
+	return -1
+}
+
+// learnWindow makes b know th's time-window clock: tc, and the aged ends
+// whose epoch b does not cover (an end's time is its epoch's).
+func (th *thread) learnWindow(b *builder) {
+	n := th.knownWindow(b)
+	if n < 0 {
+		b.learn(th.tc)
+		n = 0
+	}
+	for _, u := range th.aged[n:] {
+		if !b.covers(u.top) {
+			b.learn(u)
+		}
 	}
 }
 
@@ -537,12 +616,21 @@ func (q *queue) list(c Chain) *sendList {
 // builder returns a builder for a start being computed (starts nest when
 // a removed event is resolved).
 func (e *Engine) builder() *builder {
+	var b *builder
 	if n := len(e.pool); n > 0 {
-		b := e.pool[n-1]
+		b = e.pool[n-1]
 		e.pool = e.pool[:n-1]
-		return b
+	} else {
+		b = &builder{}
 	}
-	return &builder{}
+	// Each op makes at most two clocks (its task's next, and the run(E) of
+	// a removed event it resolves, each removed once), so no clock has
+	// reached 2^31 before 2^30 ops.
+	b.low = e.seq < lowOps
+	return b
 }
+
+// lowOps is how many ops the engine steps with all clocks below 2^31.
+const lowOps = 1 << 30
 
 func (e *Engine) putBuilder(b *builder) { e.pool = append(e.pool, b) }

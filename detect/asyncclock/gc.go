@@ -293,6 +293,9 @@ func (e *Engine) roots() []root {
 	}
 	for _, th := range e.threads {
 		add(th.tc)
+		for _, u := range th.aged {
+			add(u)
+		}
 		add(th.endJoin)
 		if th.ended {
 			add(th.final)

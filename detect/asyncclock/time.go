@@ -60,6 +60,12 @@ type chunk struct {
 type Time struct {
 	chunks []*chunk // by chain>>chunkBits; nil: all zero; never written once shared
 	top    Epoch    // one more component (a task's own chain), at least chunks' entry for its chain
+	// at, if not 0, is a point whose time knows every clock of chunks
+	// (not necessarily top): the point the vector was made for
+	// (builder.timeOf), kept while the vector stays the same. A time that
+	// covers at knows the whole vector, and a join needs not look at it,
+	// as chunk.at says of one block.
+	at Epoch
 }
 
 // Get returns the clock of chain c.
@@ -166,13 +172,19 @@ func (t Time) with(top Epoch) Time {
 // It allocates only when u adds something t does not have.
 func (t Time) join(u Time) Time {
 	var b builder
-	return t.joinIn(&b, u, false)
+	r, _ := t.joinIn(&b, u, false)
+	return r
 }
 
-// joinIn is join, computed in b. point says that t is the time of its
-// top, a point no other time knows yet (a task's current time), and so
-// is the result: its new blocks then record that point (builder.timeOf).
-func (t Time) joinIn(b *builder, u Time, point bool) Time {
+// joinIn is join, computed in b; it also reports whether u added
+// something (rarely, that it may have: the result is right either way).
+// point says that t is the time of its top, a point no other time knows
+// yet (a task's current time), and so is the result: its new blocks then
+// record that point (builder.timeOf).
+func (t Time) joinIn(b *builder, u Time, point bool) (Time, bool) {
+	if t.top == 0 && t.chunks == nil {
+		return u, u.top != 0 || u.chunks != nil // its top is one more component, as any other (it keeps u's point)
+	}
 	top, extra := t.top, u.top
 	if top != 0 {
 		if k := u.Get(top.Chain()); k > top.Clock() {
@@ -182,45 +194,29 @@ func (t Time) joinIn(b *builder, u Time, point bool) Time {
 			extra = 0
 		}
 	}
-	if !adds(t, u, extra) { // extra is not on top's chain: t's top does not matter
-		t.top = top
-		return t
+	if extra != 0 && t.Get(extra.Chain()) >= extra.Clock() {
+		extra = 0 // t knows it already
 	}
 	// The builder starts from t as it was: what it knows before the join
 	// must not include what it learns from u (builder.learnVector). Its
-	// top stays apart, as the result's top is on the same chain.
+	// top stays apart, as the result's top is on the same chain; so t's
+	// top is looked at here, to know whether t knows u's point.
 	b.startVector(t)
-	b.learnVector(u)
+	grew := false
+	if u.at == 0 || !t.Covers(u.at) {
+		grew = b.learnVector(u)
+	}
 	if extra != 0 {
 		b.raise(extra.Chain(), extra.Clock())
+		grew = true
+	}
+	if !grew {
+		raised := top != t.top
+		t.top = top
+		return t, raised
 	}
 	if point && top == t.top && top != 0 {
-		return b.timeOf(top)
+		return b.timeOf(top), true
 	}
-	return b.time(top)
-}
-
-// adds reports whether u's vector, or x, has a clock greater than t's.
-func adds(t, u Time, x Epoch) bool {
-	if x != 0 && t.Get(x.Chain()) < x.Clock() {
-		return true
-	}
-	for i, uc := range u.chunks {
-		if uc == nil {
-			continue
-		}
-		if i >= len(t.chunks) || t.chunks[i] == nil {
-			return true
-		}
-		tc := t.chunks[i]
-		if tc == uc || uc.at != 0 && t.Covers(uc.at) {
-			continue
-		}
-		for j := range uc.clocks {
-			if uc.clocks[j] > tc.clocks[j] {
-				return true
-			}
-		}
-	}
-	return false
+	return b.time(top), true
 }

@@ -105,7 +105,7 @@ func (w *walk) pred(p *event, rule Rule) (bool, error) {
 	if w.b.covers(p.endEpoch()) {
 		return false, nil
 	}
-	w.b.learn(*f)
+	w.b.learnFinish(p, *f)
 	w.e.stats.PredsJoined++
 	return true, nil
 }
