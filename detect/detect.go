@@ -345,7 +345,7 @@ func readTrace(ctx context.Context, path string, syms *traces.Symbols, header fu
 		header(r)
 	}
 	pos := int64(0)
-	err = traces.Each(ctx, r, func(op *traces.Op) error {
+	err = traces.EachAhead(ctx, r, func(op *traces.Op) error {
 		pos++
 		return visit(op, pos, r.Line())
 	})

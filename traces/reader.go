@@ -68,6 +68,12 @@ type Reader struct {
 
 	progress     func(ops int)
 	progressLeft int // ops to read before the next progress report
+
+	// visited is set once EachAhead has read r on another goroutine:
+	// Line and Count then say visitedLine and visitedCount, those of the
+	// op last visited, not of the op last read.
+	visited                   bool
+	visitedLine, visitedCount int
 }
 
 // Open opens the trace file at path, whatever its form. The name "-" reads
@@ -196,11 +202,23 @@ func (r *Reader) Format() Format { return r.format }
 func (r *Reader) Name() string { return r.name }
 
 // Line returns the line of the op last returned (for binary forms, its line
-// in the canonical text form).
-func (r *Reader) Line() int { return r.dec.lineNumber() }
+// in the canonical text form); during and after [EachAhead], of the op
+// last visited.
+func (r *Reader) Line() int {
+	if r.visited {
+		return r.visitedLine
+	}
+	return r.dec.lineNumber()
+}
 
-// Count returns how many ops Next has returned without error.
-func (r *Reader) Count() int { return r.n }
+// Count returns how many ops Next has returned without error; during and
+// after [EachAhead], how many it visited.
+func (r *Reader) Count() int {
+	if r.visited {
+		return r.visitedCount
+	}
+	return r.n
+}
 
 // Next reads the next operation into op. At the end of the trace it returns
 // io.EOF. A *LineError that is not Fatal is about one op only: the caller

@@ -2,6 +2,7 @@ package traces
 
 import (
 	"hash/maphash"
+	"sync"
 	"unsafe"
 )
 
@@ -18,7 +19,9 @@ const NoSym Sym = 0
 // and hash 4-byte ids instead of strings. A table may be shared by several
 // readers (see [WithSymbols]) to make Syms comparable across traces.
 //
-// Symbols is not safe for concurrent use.
+// Symbols is not safe for concurrent use, except while [EachAhead] reads
+// a trace into it: then its methods may be called by the visiting
+// goroutine while the reading goroutine interns (see share).
 type Symbols struct {
 	// refs[y>>refBits][y&refMask] says where the bytes of Sym y are (see
 	// strRef), for the nrefs Syms issued; refs grows a chunk at a time,
@@ -52,6 +55,12 @@ type Symbols struct {
 	// that the compiler does not drop the loads; its value means nothing.
 	touched uint64
 	gen     uint64
+
+	// shared is set while two goroutines use the table, the one that
+	// set it and one it started; every exported method then holds mu
+	// (find and the other unexported methods assume it is held).
+	shared bool
+	mu     sync.Mutex
 }
 
 const (
@@ -86,7 +95,7 @@ func (t *Symbols) find(s string, h uint64) (Sym, int) {
 		if e == 0 {
 			return NoSym, int(i)
 		}
-		if e>>32 == tag && t.String(Sym(uint32(e))) == s {
+		if e>>32 == tag && t.str(Sym(uint32(e))) == s {
 			return Sym(uint32(e)), int(i)
 		}
 	}
@@ -97,6 +106,10 @@ func (t *Symbols) find(s string, h uint64) (Sym, int) {
 func (t *Symbols) Intern(s string) Sym {
 	if s == "" {
 		return NoSym
+	}
+	if t.shared {
+		t.mu.Lock()
+		defer t.mu.Unlock()
 	}
 	if key, n, ok := numKey(s); ok {
 		if y, ok := t.internNumbered(s, key, n); ok {
@@ -119,6 +132,10 @@ func (t *Symbols) Intern(s string) Sym {
 func (t *Symbols) InternBytes(b []byte) Sym {
 	if len(b) == 0 {
 		return NoSym
+	}
+	if t.shared {
+		t.mu.Lock()
+		defer t.mu.Unlock()
 	}
 	s := unsafe.String(unsafe.SliceData(b), len(b)) // nothing keeps a reference to it
 	if key, n, ok := numKey(s); ok {
@@ -149,6 +166,10 @@ func (t *Symbols) addBytes(b []byte, h uint64, slot int) Sym {
 // before it probes for any of them, so that the cache misses of a group's
 // probes overlap instead of coming one after the other.
 func (t *Symbols) internSpans(raw []byte, spans []strSpan, out []Sym) []Sym {
+	if t.shared {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+	}
 	const group = 32
 	var (
 		hs   [group]uint64 // a string's hash, if it is not numbered
@@ -255,6 +276,10 @@ func (t *Symbols) Lookup(s string) (Sym, bool) {
 	if s == "" {
 		return NoSym, true
 	}
+	if t.shared {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+	}
 	if key, n, ok := numKey(s); ok {
 		if y, ok := t.lookupNumbered(key, n); ok {
 			return y, y != NoSym
@@ -267,6 +292,20 @@ func (t *Symbols) Lookup(s string) (Sym, bool) {
 // String returns the string of y. It panics if y was not issued by t (a
 // programming error, never a property of input).
 func (t *Symbols) String(y Sym) string {
+	if t.shared {
+		return t.sharedString(y)
+	}
+	return t.str(y)
+}
+
+func (t *Symbols) sharedString(y Sym) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.str(y)
+}
+
+// str is String.
+func (t *Symbols) str(y Sym) string {
 	r := t.refs[y>>refBits][y&refMask]
 	if r&longRef != 0 {
 		return t.long[uint32(r)]
@@ -276,12 +315,19 @@ func (t *Symbols) String(y Sym) string {
 }
 
 // Len is the number of Syms issued, counting NoSym.
-func (t *Symbols) Len() int { return t.nrefs }
+func (t *Symbols) Len() int {
+	if t.shared {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+	}
+	return t.nrefs
+}
 
 // Reset forgets every string, so the table's memory no longer grows with
 // the trace. Every Sym issued before is invalid afterwards. Consumers that
 // keep only counts (for example `traces stat`) call it periodically to read
-// traces of any size in flat memory.
+// traces of any size in flat memory. It must not be called during
+// [EachAhead], whose reading goroutine may hold Syms not yet visited.
 func (t *Symbols) Reset() {
 	t.nrefs = 1     // the chunks of refs stay, to be filled again
 	clear(t.chunks) // strings handed out keep their chunks alive
@@ -298,3 +344,16 @@ func (t *Symbols) Reset() {
 // Generation counts the calls of Reset; decoders that cache Syms compare it
 // to know when their cache went stale.
 func (t *Symbols) Generation() uint64 { return t.gen }
+
+// share tells whether the table was shared already and, if not, makes it
+// shared until the returned function is called: until then the exported
+// methods lock. Call it before starting the second goroutine and the
+// function after it stopped. A table already shared (an EachAhead inside
+// another's visit) stays as it is.
+func (t *Symbols) share() (unshare func()) {
+	if t.shared {
+		return func() {}
+	}
+	t.shared = true
+	return func() { t.shared = false }
+}

@@ -167,7 +167,7 @@ func (e *Engine) Order(a, b traces.Sym) (Order, error) {
 func Run(ctx context.Context, r *traces.Reader, cfg Config, visit func(op *traces.Op, e *Engine) error) (*Engine, error) {
 	e := New(r.Symbols(), cfg)
 	e.SetFile(r.Name())
-	err := traces.Each(ctx, r, func(op *traces.Op) error {
+	err := traces.EachAhead(ctx, r, func(op *traces.Op) error {
 		if err := e.Step(op, r.Line()); err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ func importTrace(ctx context.Context, l *droidracer.Log, app string, opts droidr
 	t.syms = r.Symbols()
 	held := map[traces.Sym][]traces.Sym{} // task -> the locks it holds, once per acquisition
 	thread := map[traces.Sym]traces.Sym{} // event -> its thread
-	err = traces.Each(ctx, r, func(op *traces.Op) error {
+	err = traces.EachAhead(ctx, r, func(op *traces.Op) error {
 		i := len(t.ops)
 		th := op.Task
 		switch op.Kind {

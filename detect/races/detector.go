@@ -207,7 +207,7 @@ func (d *Detector) SetFile(name string) {
 func Detect(ctx context.Context, r *traces.Reader, cfg Config) (*Report, error) {
 	d := NewDetector(r.Symbols(), cfg)
 	d.SetFile(r.Name())
-	if err := traces.Each(ctx, r, func(op *traces.Op) error { return d.Step(op, r.Line()) }); err != nil {
+	if err := traces.EachAhead(ctx, r, func(op *traces.Op) error { return d.Step(op, r.Line()) }); err != nil {
 		return nil, err
 	}
 	return d.Finish()

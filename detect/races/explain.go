@@ -89,7 +89,7 @@ func Explain(ctx context.Context, r *traces.Reader, a, b string, window time.Dur
 	syms := r.Symbols()
 	x := newExplainer(syms, syms.Intern(a), syms.Intern(b), window)
 	x.eng.SetFile(r.Name())
-	err := traces.Each(ctx, r, func(op *traces.Op) error {
+	err := traces.EachAhead(ctx, r, func(op *traces.Op) error {
 		if err := x.step(op, r.Line()); err != nil {
 			return err
 		}

@@ -1,0 +1,189 @@
+package traces_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/licorice-dev/licorice/traces"
+	"github.com/licorice-dev/licorice/traces/tracetest"
+)
+
+// visit is what a visit saw: the ops, with the reader's Line and Count
+// during each, and the error the loop returned.
+type visit struct {
+	ops    []traces.Op
+	lines  []int
+	counts []int
+	err    string
+}
+
+type eachFunc func(context.Context, *traces.Reader, func(*traces.Op) error) error
+
+// record reads data with each, stopping visit with an error after stopAt
+// ops if stopAt > 0.
+func record(t *testing.T, data []byte, each eachFunc, stopAt int) visit {
+	t.Helper()
+	r, err := traces.NewReader(bytes.NewReader(data), traces.WithName("t"))
+	if err != nil { // a bad header: neither loop runs
+		return visit{err: "open: " + err.Error()}
+	}
+	defer r.Close()
+	var v visit
+	err = each(context.Background(), r, func(op *traces.Op) error {
+		v.ops = append(v.ops, *op)
+		v.lines = append(v.lines, r.Line())
+		v.counts = append(v.counts, r.Count())
+		if len(v.ops) == stopAt {
+			return errors.New("stop")
+		}
+		return nil
+	})
+	if err != nil {
+		v.err = err.Error()
+	}
+	return v
+}
+
+func sameVisits(t *testing.T, want, got visit) {
+	t.Helper()
+	if got.err != want.err {
+		t.Errorf("error %q, want %q (as Each)", got.err, want.err)
+	}
+	if len(got.ops) != len(want.ops) {
+		t.Fatalf("%d ops visited, want %d (as Each)", len(got.ops), len(want.ops))
+	}
+	for i := range want.ops {
+		if got.ops[i] != want.ops[i] || got.lines[i] != want.lines[i] || got.counts[i] != want.counts[i] {
+			t.Fatalf("op %d: %+v at line %d, count %d; want %+v at line %d, count %d (as Each)",
+				i, got.ops[i], got.lines[i], got.counts[i], want.ops[i], want.lines[i], want.counts[i])
+		}
+	}
+}
+
+// TestEachAheadAsEach checks that EachAhead visits what Each visits, with
+// the same lines and counts, and stops with the same error, on valid
+// traces of sizes around its batches in every form, on every invalid
+// trace of testdata, and when visit stops it.
+func TestEachAheadAsEach(t *testing.T) {
+	var inputs []struct {
+		name string
+		data []byte
+	}
+	for _, events := range []int{0, 1, 40, 300} {
+		for _, f := range []traces.Format{traces.JSONL, traces.JSONLZstd, traces.LCT} {
+			cfg := tracetest.Small(int64(events) + 1)
+			cfg.Events = events
+			var buf bytes.Buffer
+			if _, err := tracetest.Write(context.Background(), &buf, f, cfg); err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, struct {
+				name string
+				data []byte
+			}{f.String() + "/events=" + strconv.Itoa(events), buf.Bytes()})
+		}
+	}
+	bad, err := filepath.Glob(filepath.Join("testdata", "invalid", "*.jsonl"))
+	if err != nil || len(bad) == 0 {
+		t.Fatalf("no invalid traces: %v", err)
+	}
+	for _, p := range bad {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, struct {
+			name string
+			data []byte
+		}{filepath.Base(p), data})
+	}
+	for _, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			want := record(t, in.data, traces.Each, 0)
+			sameVisits(t, want, record(t, in.data, traces.EachAhead, 0))
+			for _, stop := range []int{1, 1023, 1024, 1025, len(want.ops) / 2} {
+				if stop > 0 && stop <= len(want.ops) {
+					sameVisits(t, record(t, in.data, traces.Each, stop), record(t, in.data, traces.EachAhead, stop))
+				}
+			}
+		})
+	}
+}
+
+// TestEachAheadSharesSymbols has visit use the reader's table while the
+// reading goroutine interns into it (run it with -race; JSONL interns
+// op by op), and checks that the strings of the ops are those Each gives.
+func TestEachAheadSharesSymbols(t *testing.T) {
+	cfg := tracetest.Small(7)
+	cfg.Events = 2000
+	var buf bytes.Buffer
+	if _, err := tracetest.Write(context.Background(), &buf, traces.JSONL, cfg); err != nil {
+		t.Fatal(err)
+	}
+	strs := func(each eachFunc) []string {
+		r, err := traces.NewReader(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		syms := r.Symbols()
+		var out []string
+		err = each(context.Background(), r, func(op *traces.Op) error {
+			out = append(out, syms.String(op.Task)+" "+syms.String(op.Event)+" "+syms.String(op.Loc.Field))
+			y := syms.Intern("visitor-" + strconv.Itoa(len(out)%100)) // new strings from this side too
+			if got := syms.String(y); got != "visitor-"+strconv.Itoa(len(out)%100) {
+				t.Fatalf("String(Intern(s)) = %q", got)
+			}
+			if int(y) >= syms.Len() {
+				t.Fatalf("Sym %d issued, Len %d", y, syms.Len())
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want, got := strs(traces.Each), strs(traces.EachAhead)
+	if len(got) != len(want) {
+		t.Fatalf("%d ops, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("op %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+// TestEachAheadStopsWithContext checks that a cancelled context stops
+// EachAhead with its error.
+func TestEachAheadStopsWithContext(t *testing.T) {
+	cfg := tracetest.Small(3)
+	cfg.Events = 500
+	var buf bytes.Buffer
+	if _, err := tracetest.Write(context.Background(), &buf, traces.LCT, cfg); err != nil {
+		t.Fatal(err)
+	}
+	r, err := traces.NewReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	err = traces.EachAhead(ctx, r, func(*traces.Op) error {
+		if n++; n == 10 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if n > 10+4096 {
+		t.Errorf("visited %d ops after the cancel", n-10)
+	}
+}
