@@ -95,8 +95,9 @@ type Engine struct {
 	gcAt          int
 	pool          []*builder
 	atomicScratch []*event
-	beginWalk     walk // the walk of the begin being stepped, kept so that it is not allocated per begin
-	checkMemos    bool // tests: check every use of a walk's memo against the list (checkMemo)
+	atomicSeen    []Clock // walk.atomic's clocks looked at, for the one walk that applies ATOMIC at a time
+	beginWalk     walk    // the walk of the begin being stepped, kept so that it is not allocated per begin
+	checkMemos    bool    // tests: check every use of a walk's memo against the list (checkMemo)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -221,9 +222,23 @@ type chain struct {
 // span is the clocks of a chain its ATOMIC intervals cover, from the
 // first one's begin to the last one's end (both 0 if it has none): a point
 // whose clock of the chain is outside knows of no event there that began
-// and has not ended. The spans of all chains sit together, apart from the
-// chains, so that ATOMIC rules most chains out without touching them.
-type span struct{ lo, hi Clock }
+// and has not ended. It also holds the clocks of the chain's last
+// intervals, in which most points' clocks of the chain fall (on
+// tracetest.App, 96% of those inside the span fall in the last seven,
+// and 99% of them at an interval's end, outside it). The spans of all
+// chains sit together, apart from the chains and their intervals, so that
+// ATOMIC rules most chains out without touching either.
+type span struct {
+	lo, hi Clock
+	recent [spanRecent]clocks // the last intervals, latest first; the rest zero
+}
+
+// spanRecent is the number of a chain's last intervals its span holds: a
+// span is 64 bytes, one cache line.
+const spanRecent = 7
+
+// clocks is an interval's clocks, [begin, end).
+type clocks struct{ begin, end Clock }
 
 // setSpan updates c's span after its intervals changed.
 func (e *Engine) setSpan(c Chain) {
@@ -232,7 +247,30 @@ func (e *Engine) setSpan(c Chain) {
 		e.spans[c] = span{}
 		return
 	}
-	e.spans[c] = span{ivs[0].begin, ivs[len(ivs)-1].end}
+	s := span{lo: ivs[0].begin, hi: ivs[len(ivs)-1].end}
+	for i := range min(spanRecent, len(ivs)) {
+		iv := &ivs[len(ivs)-1-i]
+		s.recent[i] = clocks{iv.begin, iv.end}
+	}
+	e.spans[c] = s
+}
+
+// mayHold reports whether clock k of the span's chain, in [lo, hi), may be
+// inside one of its intervals (k in [begin, end)): it is exact when it says
+// no, and when it says yes for a k in one of the recent intervals. It says
+// yes for a k before them, which only the chain's intervals can tell.
+func (s *span) mayHold(k Clock) bool {
+	// Intervals are sorted and disjoint. A k below the begin of every
+	// recent one and at or above the end of the one before (zero if there
+	// is none) is between the two, inside none.
+	for i := range s.recent {
+		if iv := &s.recent[i]; k >= iv.end {
+			return false
+		} else if k >= iv.begin {
+			return true
+		}
+	}
+	return true
 }
 
 // interval is an ended looper event on its chain, for ATOMIC: a point

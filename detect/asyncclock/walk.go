@@ -39,6 +39,9 @@ type walk struct {
 	seen   map[*event]bool
 	// incomplete: a tentative walk met a predecessor that has not finished
 	incomplete bool
+	// atomicRan: atomic looked at the chains of the walk's looper before,
+	// and the engine's atomicSeen holds the clocks it looked at
+	atomicRan bool
 	// recording: walkList notes the entries it takes for a memo, the
 	// first memoSize of them in took, and counts them in ntook
 	recording bool
@@ -707,12 +710,14 @@ func (w *walk) atFrontList(l *sendList, i int) error {
 // fixpoint applies ATFRONT and (on a looper thread th) ATOMIC until
 // neither adds anything: each may make the other apply.
 func (w *walk) fixpoint(th *thread) error {
-	for {
+	for round := 0; ; round++ {
 		changed, err := w.atFront()
 		if err != nil {
 			return err
 		}
-		if th != nil && th.kind == traces.Looper {
+		// atomic runs to its own fixpoint: after the first round, it has
+		// something to add only if atFront added something.
+		if th != nil && th.kind == traces.Looper && (round == 0 || changed) {
 			c, err := w.atomic(th)
 			if err != nil {
 				return err
@@ -752,22 +757,36 @@ func (w *walk) atFront() (bool, error) {
 // whose begin a time knows but not their end are read off its clock: for
 // a chain of th, the event whose interval holds the clock (the
 // generalized AsyncClock of thesis §4.3.2, kept implicitly).
+//
+// It looks again, in its later rounds and later calls for the same walk,
+// only at the chains whose clock the start raised since it last looked:
+// the intervals do not change during a walk (only ends, folds and
+// collections change them), so a clock it looked at finds the same event
+// again, whose end the start joined already (else the clock would have
+// grown past it).
 func (w *walk) atomic(th *thread) (bool, error) {
 	e := w.e
+	seen := e.atomicSeen // seen[i]: the clock of th.atomicChains[i] last looked at in this walk
+	if !w.atomicRan {
+		w.atomicRan = true
+		seen = slices.Grow(seen[:0], len(th.atomicChains))[:len(th.atomicChains)]
+		clear(seen)
+	}
 	changed := false
 	for {
 		found := e.atomicScratch[:0]
 		stale := false // a chain left without intervals, or of another thread
-		for _, c := range th.atomicChains {
-			sp := e.spans[c]
-			if sp.hi == 0 {
-				stale = true
+		for i, c := range th.atomicChains {
+			sp := &e.spans[c]
+			k := w.b.get(c)
+			if k < sp.lo || k >= sp.hi || k == seen[i] {
+				stale = stale || sp.hi == 0
+				continue // knows none of their begins, all of their ends, or looked already
+			}
+			if !sp.mayHold(k) {
 				continue
 			}
-			k := w.b.get(c)
-			if k < sp.lo || k >= sp.hi {
-				continue // knows none of their begins, or all of their ends
-			}
+			seen[i] = k
 			ch := &e.chains[c]
 			if ch.owner != th { // placed for its queue's looper, not for th, which ran it
 				stale = true
@@ -778,24 +797,30 @@ func (w *walk) atomic(th *thread) (bool, error) {
 			}
 		}
 		if stale {
-			th.atomicChains = slices.DeleteFunc(th.atomicChains, func(c Chain) bool {
-				drop := e.spans[c].hi == 0 || e.chains[c].owner != th
-				if drop {
+			n := 0
+			for i, c := range th.atomicChains {
+				if e.spans[c].hi == 0 || e.chains[c].owner != th {
 					e.chains[c].atomic = false
+					continue
 				}
-				return drop
-			})
+				th.atomicChains[n], seen[n] = c, seen[i]
+				n++
+			}
+			clear(th.atomicChains[n:])
+			th.atomicChains, seen = th.atomicChains[:n], seen[:n]
 		}
 		e.atomicScratch = found[:0]
 		added := false
 		for _, p := range found {
 			c, err := w.pred(p, Atomic)
 			if err != nil {
+				e.atomicSeen = seen
 				return changed, err
 			}
 			added = added || c
 		}
 		if !added {
+			e.atomicSeen = seen
 			return changed, nil
 		}
 		changed = true
