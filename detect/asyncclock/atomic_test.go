@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestSpanMayHold checks ATOMIC's per-chain summary (span, mayHold)
+// TestSpanMayHold checks ATOMIC's per-chain summaries (span, tail)
 // against a scan of the chain's intervals, as intervals are added at the
 // end and dropped anywhere: it must never rule out a clock that an
 // interval holds, and must be exact for the clocks of its recent
@@ -35,13 +35,13 @@ func TestSpanMayHold(t *testing.T) {
 				for _, iv := range ivs {
 					in = in || iv.begin <= q && q < iv.end
 				}
-				got := q >= sp.lo && q < sp.hi && sp.mayHold(q)
+				got := q >= sp.lo && q < sp.hi && e.tails[c].mayHold(q)
 				if in && !got {
-					t.Fatalf("intervals %v: clock %d is in one, but the span %+v rules it out", ivs, q, *sp)
+					t.Fatalf("intervals %v: clock %d is in one, but the span %+v and tail %v rule it out", ivs, q, *sp, e.tails[c])
 				}
-				recent := len(ivs) <= spanRecent || q >= ivs[len(ivs)-spanRecent].begin
+				recent := len(ivs) <= tailLen || q >= ivs[len(ivs)-tailLen].begin
 				if got && !in && recent {
-					t.Fatalf("intervals %v: clock %d is in none of the recent ones, but the span %+v may hold it", ivs, q, *sp)
+					t.Fatalf("intervals %v: clock %d is in none of the recent ones, but the span %+v and tail %v may hold it", ivs, q, *sp, e.tails[c])
 				}
 			}
 		}

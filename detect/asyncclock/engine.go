@@ -63,6 +63,7 @@ type Engine struct {
 	forks   map[traces.Sym]Time // forked threads that have not begun
 	chains  []chain             // by Chain; chains[0] is unused
 	spans   []span              // by Chain: where its ATOMIC intervals are (see span)
+	tails   []tail              // by Chain: its last ATOMIC intervals (see tail)
 	ext     Time                // the last external send
 	extTask *task               // sends from outside the program (no "t")
 
@@ -139,6 +140,7 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
 		spans:   make([]span, 1, 64),
+		tails:   make([]tail, 1, 64),
 		gcAt:    4096,
 	}
 	if cfg.GCEvery > 0 {
@@ -204,6 +206,7 @@ type thread struct {
 	chains []Chain // looper: the chains of its events, oldest first
 
 	atomicChains []Chain // looper: its chains that hold ATOMIC intervals
+	closed       Time    // looper: the start of its last begin, to which ATOMIC was applied (see walk.atomic)
 
 	binder   map[uint64]*binderList // IPCHANDLE: events it ran, by queue, process and syncness
 	ipcAsync map[ipcKey]ipcLast     // IPCASYNC: the last async event of each sender it ran
@@ -222,49 +225,49 @@ type chain struct {
 // span is the clocks of a chain its ATOMIC intervals cover, from the
 // first one's begin to the last one's end (both 0 if it has none): a point
 // whose clock of the chain is outside knows of no event there that began
-// and has not ended. It also holds the clocks of the chain's last
-// intervals, in which most points' clocks of the chain fall (on
-// tracetest.App, 96% of those inside the span fall in the last seven,
-// and 99% of them at an interval's end, outside it). The spans of all
-// chains sit together, apart from the chains and their intervals, so that
-// ATOMIC rules most chains out without touching either.
-type span struct {
-	lo, hi Clock
-	recent [spanRecent]clocks // the last intervals, latest first; the rest zero
-}
+// and has not ended. The spans of all chains sit together, apart from the
+// chains, so that ATOMIC rules most chains out without touching them.
+type span struct{ lo, hi Clock }
 
-// spanRecent is the number of a chain's last intervals its span holds: a
-// span is 64 bytes, one cache line.
-const spanRecent = 7
+// tail is the clocks of a chain's last ATOMIC intervals, latest first
+// (the rest zero), in which most points' clocks of the chain inside its
+// span fall: on tracetest.App, 96% in the last seven, and 99% of them at
+// an interval's end, outside it. The tails of all chains sit together
+// too, so that ATOMIC searches a chain's intervals only for the other
+// clocks.
+type tail [tailLen]clocks
+
+// tailLen is the number of intervals a tail holds: 56 bytes.
+const tailLen = 7
 
 // clocks is an interval's clocks, [begin, end).
 type clocks struct{ begin, end Clock }
 
-// setSpan updates c's span after its intervals changed.
+// setSpan updates c's span and tail after its intervals changed.
 func (e *Engine) setSpan(c Chain) {
 	ivs := e.chains[c].intervals
+	e.spans[c], e.tails[c] = span{}, tail{}
 	if len(ivs) == 0 {
-		e.spans[c] = span{}
 		return
 	}
-	s := span{lo: ivs[0].begin, hi: ivs[len(ivs)-1].end}
-	for i := range min(spanRecent, len(ivs)) {
+	e.spans[c] = span{ivs[0].begin, ivs[len(ivs)-1].end}
+	for i := range min(tailLen, len(ivs)) {
 		iv := &ivs[len(ivs)-1-i]
-		s.recent[i] = clocks{iv.begin, iv.end}
+		e.tails[c][i] = clocks{iv.begin, iv.end}
 	}
-	e.spans[c] = s
 }
 
-// mayHold reports whether clock k of the span's chain, in [lo, hi), may be
-// inside one of its intervals (k in [begin, end)): it is exact when it says
-// no, and when it says yes for a k in one of the recent intervals. It says
-// yes for a k before them, which only the chain's intervals can tell.
-func (s *span) mayHold(k Clock) bool {
+// mayHold reports whether clock k of the tail's chain, inside the chain's
+// span, may be inside one of its intervals (k in [begin, end)): it is
+// exact when it says no, and when it says yes for a k in one of the
+// tail's intervals. It says yes for a k before them, which only the
+// chain's intervals can tell.
+func (t *tail) mayHold(k Clock) bool {
 	// Intervals are sorted and disjoint. A k below the begin of every
-	// recent one and at or above the end of the one before (zero if there
-	// is none) is between the two, inside none.
-	for i := range s.recent {
-		if iv := &s.recent[i]; k >= iv.end {
+	// interval of the tail and at or above the end of the one before (zero
+	// if there is none) is between the two, inside none.
+	for i := range t {
+		if iv := &t[i]; k >= iv.end {
 			return false
 		} else if k >= iv.begin {
 			return true
@@ -515,6 +518,7 @@ func (e *Engine) newChain(owner *thread, own bool) Chain {
 	c := Chain(len(e.chains))
 	e.chains = append(e.chains, chain{owner: owner, own: own})
 	e.spans = append(e.spans, span{})
+	e.tails = append(e.tails, tail{})
 	return c
 }
 

@@ -176,6 +176,9 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	st := b.timeOf(MakeEpoch(c, k))
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
+	if th.kind == traces.Looper {
+		th.closed = st
+	}
 	ev.status = evRunning
 	th.running = ev
 	t := &ev.run

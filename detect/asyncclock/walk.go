@@ -758,7 +758,12 @@ func (w *walk) atFront() (bool, error) {
 // a chain of th, the event whose interval holds the clock (the
 // generalized AsyncClock of thesis §4.3.2, kept implicitly).
 //
-// It looks again, in its later rounds and later calls for the same walk,
+// It skips the chains of the blocks the start shares with th.closed, the
+// start of th's last begin, to which ATOMIC was applied: none of its
+// clocks of th's chains is inside an interval, then or later, as an
+// interval added later is of an event that began later (th ran none at
+// that begin), and a block is never written once a Time holds it. And
+// it looks again, in its later rounds and later calls for the same walk,
 // only at the chains whose clock the start raised since it last looked:
 // the intervals do not change during a walk (only ends, folds and
 // collections change them), so a clock it looked at finds the same event
@@ -776,14 +781,18 @@ func (w *walk) atomic(th *thread) (bool, error) {
 	for {
 		found := e.atomicScratch[:0]
 		stale := false // a chain left without intervals, or of another thread
+		closed := closedBlocks(w.b, th.closed)
 		for i, c := range th.atomicChains {
+			if closed>>(c>>chunkBits)&1 != 0 {
+				continue
+			}
 			sp := &e.spans[c]
 			k := w.b.get(c)
 			if k < sp.lo || k >= sp.hi || k == seen[i] {
 				stale = stale || sp.hi == 0
 				continue // knows none of their begins, all of their ends, or looked already
 			}
-			if !sp.mayHold(k) {
+			if !e.tails[c].mayHold(k) {
 				continue
 			}
 			seen[i] = k
@@ -825,6 +834,18 @@ func (w *walk) atomic(th *thread) (bool, error) {
 		}
 		changed = true
 	}
+}
+
+// closedBlocks returns the blocks of b that are blocks of closed, as a
+// bit set (bit i: block i; blocks past the 64th are left out).
+func closedBlocks(b *builder, closed Time) uint64 {
+	var m uint64
+	for i, bc := range b.chunks[:min(len(b.chunks), len(closed.chunks), 64)] {
+		if bc != nil && bc == closed.chunks[i] {
+			m |= 1 << i
+		}
+	}
+	return m
 }
 
 // lastBegun returns the last of ivs (sorted, not empty) that begins at or
