@@ -298,7 +298,7 @@ type queue struct {
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
 
 	lastBegun map[catTime]*recentBegun // looper: the last events begun of each delayed category and time (reducer)
-	sends     []chainSends             // looper: by chain, its sends to the queue (reducedPriority)
+	sends     []sendBlock              // looper: by block of chains, their sends to the queue (reducedPriority)
 }
 
 // evStatus is where an event is in its life.

@@ -47,10 +47,11 @@ func (l *sendList) add(ev *event, clock Clock) {
 	l.summarize(len(l.entries), &x)
 	l.entries = append(l.entries, x)
 	q := l.q
-	for int(l.chain) >= len(q.sends) {
-		q.sends = append(q.sends, chainSends{})
+	i, j := int(l.chain>>chunkBits), l.chain&(chunkSize-1)
+	for i >= len(q.sends) {
+		q.sends = append(q.sends, sendBlock{})
 	}
-	q.sends[l.chain] = chainSends{last: clock, head: int32(l.head)}
+	q.sends[i].last[j], q.sends[i].head[j] = clock, int32(l.head)
 	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
 }
 
@@ -201,11 +202,12 @@ func (l *sendList) setHead() {
 	}
 }
 
-// chainSends is what a looper queue keeps by chain, in a dense table, so
-// that a walk rules most chains out without a look at their lists.
-type chainSends struct {
-	last Clock // at least the clock of the chain's last send listed (0: none)
-	head int32 // the index of its list's head, unless a collection moved it since
+// sendBlock is what a looper queue keeps by chain, in dense tables by
+// block of chunkSize chains (as a Time's blocks), so that a walk rules
+// most chains out without a look at their lists, a block at a time.
+type sendBlock struct {
+	last [chunkSize]Clock // at least the clock of the chain's last send listed (0: none)
+	head [chunkSize]int32 // the index of its list's head, unless a collection moved it since
 }
 
 // listHead is a list as its queue's walks see it first: whether a send

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"unsafe"
 
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -182,27 +183,30 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		return err
 	}
 	base := prev.send
-	for i, sc := range send.chunks {
+	var none [chunkSize]Clock
+	for i, sc := range send.chunks[:min(len(send.chunks), len(q.sends))] { // chains past q.sends never sent to q
 		if sc == nil {
 			continue
 		}
-		var bc *chunk
-		if i < len(base.chunks) {
-			bc = base.chunks[i]
+		known := &none // base's clocks of these chains
+		if i < len(base.chunks) && base.chunks[i] != nil {
+			if bc := base.chunks[i]; sc == bc || !anyAbove(sc, bc) {
+				continue // it knows nothing more of these chains
+			}
+			known = &base.chunks[i].clocks
 		}
-		if sc == bc || bc != nil && !anyAbove(sc, bc) {
-			continue // it knows nothing more of these chains
-		}
-		for j, k := range sc.clocks {
-			if k == 0 || (bc != nil && k <= bc.clocks[j]) {
-				continue
+		// The chains of which send knows more than base, and that sent
+		// to q after what base knew (else prev's send knew every send of
+		// the chain to q that send knows).
+		last := &q.sends[i].last
+		for m := lanesAbove(&sc.clocks, known); m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			if sc.clocks[j] <= known[j] || last[j] <= known[j] {
+				continue // lanesAbove may say more than there is
 			}
 			c := Chain(i<<chunkBits | j)
 			if c == own.chain {
 				continue
-			}
-			if int(c) >= len(q.sends) || bc != nil && q.sends[c].last <= bc.clocks[j] {
-				continue // prev's send knew every send of c to q that send knows
 			}
 			h := q.headOf(c)
 			if h == nil {
@@ -410,17 +414,34 @@ func (w *walk) checkMemo(l *sendList, took []memoEntry, v Clock) error {
 	return nil
 }
 
+// lanesAbove returns the set of lanes j (bit j) where u[j] > t[j], and
+// perhaps others where t[j] ≥ 1<<31 (never on real traces): anyAbove's
+// test, two clocks at a time, kept per lane.
+func lanesAbove(u, t *[chunkSize]Clock) uint32 {
+	const h = 0x8000_0000_8000_0000
+	uw := (*[chunkSize / 2]uint64)(unsafe.Pointer(u))
+	tw := (*[chunkSize / 2]uint64)(unsafe.Pointer(t))
+	above := func(j int) uint32 {
+		a := ^((tw[j] | h) - (uw[j] &^ h)) | (uw[j] &^ tw[j])
+		return uint32(a>>31&1|a>>62&2) << (2 * j)
+	}
+	// Unrolled, as anyAbove.
+	return above(0) | above(1) | above(2) | above(3) | above(4) | above(5) | above(6) | above(7) |
+		above(8) | above(9) | above(10) | above(11) | above(12) | above(13) | above(14) | above(15)
+}
+
 // headOf returns the head of the list of chain c's sends to q, or nil,
 // by the index q.sends keeps, checked: a collection may have moved it.
 func (q *queue) headOf(c Chain) *listHead {
-	if i := int(q.sends[c].head); i < len(q.heads) && q.heads[i].chain == c && q.heads[i].l != nil {
+	hd := &q.sends[c>>chunkBits].head[c&(chunkSize-1)]
+	if i := int(*hd); i < len(q.heads) && q.heads[i].chain == c && q.heads[i].l != nil {
 		return &q.heads[i]
 	}
 	l := q.list(c)
 	if l == nil {
 		return nil
 	}
-	q.sends[c].head = int32(l.head)
+	*hd = int32(l.head)
 	return &q.heads[l.head]
 }
 
