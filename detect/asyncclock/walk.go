@@ -800,32 +800,7 @@ func (w *walk) atomic(th *thread) (bool, error) {
 	}
 	changed := false
 	for {
-		found := e.atomicScratch[:0]
-		stale := false // a chain left without intervals, or of another thread
-		closed := closedBlocks(w.b, th.closed)
-		for i, c := range th.atomicChains {
-			if closed>>(c>>chunkBits)&1 != 0 {
-				continue
-			}
-			sp := &e.spans[c]
-			k := w.b.get(c)
-			if k < sp.lo || k >= sp.hi || k == seen[i] {
-				stale = stale || sp.hi == 0
-				continue // knows none of their begins, all of their ends, or looked already
-			}
-			if !e.tails[c].mayHold(k) {
-				continue
-			}
-			seen[i] = k
-			ch := &e.chains[c]
-			if ch.owner != th { // placed for its queue's looper, not for th, which ran it
-				stale = true
-				continue
-			}
-			if iv := lastBegun(ch.intervals, k); k < iv.end && iv.ev != w.target {
-				found = append(found, iv.ev)
-			}
-		}
+		found, stale := w.atomicScan(th, seen, e.atomicScratch[:0])
 		if stale {
 			n := 0
 			for i, c := range th.atomicChains {
@@ -855,6 +830,66 @@ func (w *walk) atomic(th *thread) (bool, error) {
 		}
 		changed = true
 	}
+}
+
+// atomicScan appends to found the events of th whose begin the start
+// knows but not their end, on the chains whose clock it has not looked at
+// yet (seen, as in atomic), and reports whether a chain of
+// th.atomicChains was left without intervals or is another thread's.
+//
+// It goes through the chains 64 at a time: a first loop, without calls
+// (which would make the compiler keep its variables in memory), finds
+// the few chains that need a closer look.
+func (w *walk) atomicScan(th *thread, seen []Clock, found []*event) ([]*event, bool) {
+	spans, b := w.e.spans, w.b
+	closed := closedBlocks(b, th.closed)
+	stale := false
+	for at := 0; at < len(th.atomicChains); at += 64 {
+		chains := th.atomicChains[at:min(at+64, len(th.atomicChains))]
+		seen := seen[at : at+len(chains)]
+		var look uint64
+		for i, c := range chains {
+			if bl := c >> chunkBits; bl < 64 && closed>>(bl&63)&1 != 0 {
+				continue
+			}
+			sp := spans[c]
+			k := b.get(c)
+			if k < sp.lo || k >= sp.hi || k == seen[i] {
+				stale = stale || sp.hi == 0
+				continue // knows none of their begins, all of their ends, or looked already
+			}
+			look |= 1 << (i & 63)
+		}
+		for ; look != 0; look &= look - 1 {
+			i := bits.TrailingZeros64(look)
+			c := chains[i]
+			k := b.get(c)
+			seen[i] = k
+			var ok bool
+			if found, ok = w.atomicAt(th, c, k, found); !ok {
+				stale = true
+			}
+		}
+	}
+	return found, stale
+}
+
+// atomicAt appends to found the event of th whose interval on chain c
+// holds clock k, inside c's span, if there is one; it reports false if c
+// is not th's.
+func (w *walk) atomicAt(th *thread, c Chain, k Clock, found []*event) ([]*event, bool) {
+	e := w.e
+	if !e.tails[c].mayHold(k) {
+		return found, true
+	}
+	ch := &e.chains[c]
+	if ch.owner != th { // placed for its queue's looper, not for th, which ran it
+		return found, false
+	}
+	if iv := lastBegun(ch.intervals, k); k < iv.end && iv.ev != w.target {
+		found = append(found, iv.ev)
+	}
+	return found, true
 }
 
 // closedBlocks returns the blocks of b that are blocks of closed, as a
