@@ -297,8 +297,8 @@ type queue struct {
 	kept    int         // len(pending) after its last compaction
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
 
-	lastBegun map[catTime]*recentBegun // looper: the last events begun of each delayed category and time (reducer)
-	sends     []sendBlock              // looper: by block of chains, their sends to the queue (reducedPriority)
+	lastBegun *begunTable // looper: the last events begun of delayed categories and times (reducer)
+	sends     []sendBlock // looper: by block of chains, their sends to the queue (reducedPriority)
 }
 
 // evStatus is where an event is in its life.

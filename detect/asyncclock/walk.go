@@ -457,23 +457,27 @@ func (w *walk) reducer() *event {
 	if l == nil || !ev.cat.timed() {
 		return nil
 	}
-	usable := func(p *event) bool {
-		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
-	}
 	var recent *recentBegun
 	if ev.cat == catDA || ev.cat == catDS {
-		key := catTime{ev.cat, ev.time}
-		if recent = q.lastBegun[key]; recent == nil {
-			if q.lastBegun == nil || len(q.lastBegun) >= maxLastBegun {
-				q.lastBegun = make(map[catTime]*recentBegun) // bounded: a new start
-			}
-			recent = new(recentBegun)
-			q.lastBegun[key] = recent
+		if q.lastBegun == nil {
+			q.lastBegun = new(begunTable)
 		}
-		defer func() {
-			copy(recent[1:], recent[:len(recent)-1])
-			recent[0] = ev
-		}()
+		recent = q.lastBegun.of(catTime{ev.cat, ev.time})
+	}
+	p := w.reference(recent)
+	if recent != nil {
+		copy(recent[1:], recent[:len(recent)-1])
+		recent[0] = ev
+	}
+	return p
+}
+
+// reference returns reducer's choice, of the events ev's sender sent
+// before it or else of recent.
+func (w *walk) reference(recent *recentBegun) *event {
+	ev, l := w.target, w.target.list
+	usable := func(p *event) bool {
+		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
 	}
 	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
 		for range 4 {
@@ -501,9 +505,27 @@ func (w *walk) reducer() *event {
 // queue began, the latest first.
 type recentBegun [8]*event
 
-// maxLastBegun bounds the number of categories and times whose last
-// events a queue keeps.
-const maxLastBegun = 64
+// begunTable holds the last events a looper queue began of a few delayed
+// categories and times: a table of slots by a hash of the two, each
+// holding the category and time that took it last. A category and time
+// that loses its slot loses only the references it held.
+type begunTable [1 << begunBits]struct {
+	key    catTime
+	recent recentBegun
+}
+
+const begunBits = 6
+
+// of returns the last events begun of category and time key, which take
+// their slot from any other.
+func (t *begunTable) of(key catTime) *recentBegun {
+	h := (uint64(key.time)<<1 | uint64(key.cat&1)) * 0x9e37_79b9_7f4a_7c15 // Fibonacci hashing: the top bits
+	s := &t[h>>(64-begunBits)]
+	if s.key != key {
+		s.key, s.recent = key, recentBegun{}
+	}
+	return &s.recent
+}
 
 // catTime is a category and a time of Table 3.1.
 type catTime struct {
