@@ -220,9 +220,10 @@ type listHead struct {
 	time       int64 // the last settled entry's time
 	maxTime    int64 // the largest time of its timed entries
 	chain      Chain
-	first      Clock // the clock of its first entry; 0 if it is empty
-	settled    Clock // of its last settled entry; 0 if none
-	settledIdx int32 // its index
-	cat        cat   // the last settled entry's category
-	seen       uint8 // the categories of its entries
+	first      Clock   // the clock of its first entry; 0 if it is empty
+	settled    Clock   // of its last settled entry; 0 if none
+	settledIdx int32   // its index
+	cat        cat     // the last settled entry's category
+	seen       uint8   // the categories of its entries
+	_          [8]byte // 64 bytes: a head takes one cache line, not two
 }
