@@ -801,11 +801,12 @@ func (w *walk) atFront() (bool, error) {
 // a chain of th, the event whose interval holds the clock (the
 // generalized AsyncClock of thesis §4.3.2, kept implicitly).
 //
-// It skips the chains of the blocks the start shares with th.closed, the
-// start of th's last begin, to which ATOMIC was applied: none of its
-// clocks of th's chains is inside an interval, then or later, as an
-// interval added later is of an event that began later (th ran none at
-// that begin), and a block is never written once a Time holds it. And
+// It skips the chains whose clock is th.closed's, the start of th's last
+// begin, to which ATOMIC was applied: none of its clocks of th's chains
+// is inside an interval, then or later, as an interval added later is of
+// an event that began later (th ran none at that begin). That holds for
+// the blocks the start shares with it whole, as a block is never written
+// once a Time holds it: those are skipped first, a block at a time. And
 // it looks again, in its later rounds and later calls for the same walk,
 // only at the chains whose clock the start raised since it last looked:
 // the intervals do not change during a walk (only ends, folds and
@@ -863,8 +864,8 @@ func (w *walk) atomic(th *thread) (bool, error) {
 // (which would make the compiler keep its variables in memory), finds
 // the few chains that need a closer look.
 func (w *walk) atomicScan(th *thread, seen []Clock, found []*event) ([]*event, bool) {
-	spans, b := w.e.spans, w.b
-	closed := closedBlocks(b, th.closed)
+	spans, b, cl := w.e.spans, w.b, th.closed
+	closed := closedBlocks(b, cl)
 	stale := false
 	for at := 0; at < len(th.atomicChains); at += 64 {
 		chains := th.atomicChains[at:min(at+64, len(th.atomicChains))]
@@ -879,6 +880,9 @@ func (w *walk) atomicScan(th *thread, seen []Clock, found []*event) ([]*event, b
 			if k < sp.lo || k >= sp.hi || k == seen[i] {
 				stale = stale || sp.hi == 0
 				continue // knows none of their begins, all of their ends, or looked already
+			}
+			if k == cl.vget(c) {
+				continue // th.closed's clock of c, in no interval (see atomic)
 			}
 			look |= 1 << (i & 63)
 		}
