@@ -96,7 +96,8 @@ type Engine struct {
 	gcAt          int
 	pool          []*builder
 	atomicScratch []*event
-	atomicSeen    []Clock // walk.atomic's clocks looked at, for the one walk that applies ATOMIC at a time
+	atomicSeen    []Clock // walk.atomic's clocks looked at, by chain, for the one walk that applies ATOMIC at a time
+	atomicLooked  []Chain // the chains whose atomicSeen is not 0
 	beginWalk     walk    // the walk of the begin being stepped, kept so that it is not allocated per begin
 	checkMemos    bool    // tests: check every use of a walk's memo against the list (checkMemo)
 	stats         Stats
@@ -205,8 +206,9 @@ type thread struct {
 
 	chains []Chain // looper: the chains of its events, oldest first
 
-	atomicChains []Chain // looper: its chains that hold ATOMIC intervals
-	closed       Time    // looper: the start of its last begin, to which ATOMIC was applied (see walk.atomic)
+	atomicChains []Chain  // looper: its chains that hold ATOMIC intervals
+	atomicSet    []uint32 // the same, by block of chains (bit j of block i: chain i<<chunkBits|j)
+	closed       Time     // looper: the start of its last begin, to which ATOMIC was applied (see walk.atomic)
 
 	binder   map[uint64]*binderList // IPCHANDLE: events it ran, by queue, process and syncness
 	ipcAsync map[ipcKey]ipcLast     // IPCASYNC: the last async event of each sender it ran

@@ -815,27 +815,29 @@ func (w *walk) atFront() (bool, error) {
 // grown past it).
 func (w *walk) atomic(th *thread) (bool, error) {
 	e := w.e
-	seen := e.atomicSeen // seen[i]: the clock of th.atomicChains[i] last looked at in this walk
+	seen := e.atomicSeen // by chain: the clock looked at last in this walk
 	if !w.atomicRan {
 		w.atomicRan = true
-		seen = slices.Grow(seen[:0], len(th.atomicChains))[:len(th.atomicChains)]
-		clear(seen)
+		for _, c := range e.atomicLooked { // the chains an earlier walk looked at
+			seen[c] = 0
+		}
+		e.atomicLooked = e.atomicLooked[:0]
+		if n := len(e.chains); len(seen) < n {
+			seen = append(seen, make([]Clock, n-len(seen))...)
+		}
 	}
 	changed := false
 	for {
 		found, stale := w.atomicScan(th, seen, e.atomicScratch[:0])
 		if stale {
-			n := 0
-			for i, c := range th.atomicChains {
-				if e.spans[c].hi == 0 || e.chains[c].owner != th {
+			th.atomicChains = slices.DeleteFunc(th.atomicChains, func(c Chain) bool {
+				drop := e.spans[c].hi == 0 || e.chains[c].owner != th
+				if drop {
 					e.chains[c].atomic = false
-					continue
+					th.atomicSet[c>>chunkBits] &^= 1 << (c & (chunkSize - 1))
 				}
-				th.atomicChains[n], seen[n] = c, seen[i]
-				n++
-			}
-			clear(th.atomicChains[n:])
-			th.atomicChains, seen = th.atomicChains[:n], seen[:n]
+				return drop
+			})
 		}
 		e.atomicScratch = found[:0]
 		added := false
@@ -860,37 +862,48 @@ func (w *walk) atomic(th *thread) (bool, error) {
 // yet (seen, as in atomic), and reports whether a chain of
 // th.atomicChains was left without intervals or is another thread's.
 //
-// It goes through the chains 64 at a time: a first loop, without calls
-// (which would make the compiler keep its variables in memory), finds
-// the few chains that need a closer look.
+// It goes through th's chains a block at a time (th.atomicSet), as the
+// start's blocks and th.closed's: a block of the start that is one of
+// th.closed's needs no look. A first loop, without calls (which would
+// make the compiler keep its variables in memory), finds the few chains
+// of a block that need a closer look.
 func (w *walk) atomicScan(th *thread, seen []Clock, found []*event) ([]*event, bool) {
-	spans, b, cl := w.e.spans, w.b, th.closed
-	closed := closedBlocks(b, cl)
+	spans, starts, closed := w.e.spans, w.b.chunks, th.closed.chunks
 	stale := false
-	for at := 0; at < len(th.atomicChains); at += 64 {
-		chains := th.atomicChains[at:min(at+64, len(th.atomicChains))]
-		seen := seen[at : at+len(chains)]
-		var look uint64
-		for i, c := range chains {
-			if bl := c >> chunkBits; bl < 64 && closed>>(bl&63)&1 != 0 {
-				continue
-			}
+	for i, set := range th.atomicSet[:min(len(th.atomicSet), len(starts))] {
+		sc := starts[i]
+		if set == 0 || sc == nil {
+			continue // knows none of these chains
+		}
+		var cc *chunk
+		if i < len(closed) {
+			cc = closed[i]
+		}
+		if sc == cc {
+			continue
+		}
+		first := Chain(i << chunkBits)
+		var look uint32
+		for m := set; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			c, k := first|Chain(j), sc.clocks[j]
 			sp := spans[c]
-			k := b.get(c)
-			if k < sp.lo || k >= sp.hi || k == seen[i] {
+			if k < sp.lo || k >= sp.hi || k == seen[c] {
 				stale = stale || sp.hi == 0
 				continue // knows none of their begins, all of their ends, or looked already
 			}
-			if k == cl.vget(c) {
-				continue // th.closed's clock of c, in no interval (see atomic)
+			if cc != nil && k == cc.clocks[j] {
+				continue // th.closed's clock of c, in no interval
 			}
-			look |= 1 << (i & 63)
+			look |= 1 << j
 		}
 		for ; look != 0; look &= look - 1 {
-			i := bits.TrailingZeros64(look)
-			c := chains[i]
-			k := b.get(c)
-			seen[i] = k
+			j := bits.TrailingZeros32(look)
+			c, k := first|Chain(j), sc.clocks[j]
+			if seen[c] == 0 {
+				w.e.atomicLooked = append(w.e.atomicLooked, c)
+			}
+			seen[c] = k
 			var ok bool
 			if found, ok = w.atomicAt(th, c, k, found); !ok {
 				stale = true
@@ -916,18 +929,6 @@ func (w *walk) atomicAt(th *thread, c Chain, k Clock, found []*event) ([]*event,
 		found = append(found, iv.ev)
 	}
 	return found, true
-}
-
-// closedBlocks returns the blocks of b that are blocks of closed, as a
-// bit set (bit i: block i; blocks past the 64th are left out).
-func closedBlocks(b *builder, closed Time) uint64 {
-	var m uint64
-	for i, bc := range b.chunks[:min(len(b.chunks), len(closed.chunks), 64)] {
-		if bc != nil && bc == closed.chunks[i] {
-			m |= 1 << i
-		}
-	}
-	return m
 }
 
 // lastBegun returns the last of ivs (sorted, not empty) that begins at or
