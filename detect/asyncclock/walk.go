@@ -190,7 +190,7 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		}
 		known := &none // base's clocks of these chains
 		if i < len(base.chunks) && base.chunks[i] != nil {
-			if bc := base.chunks[i]; sc == bc {
+			if sc == base.chunks[i] {
 				continue // it knows nothing more of these chains
 			}
 			known = &base.chunks[i].clocks
