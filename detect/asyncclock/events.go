@@ -395,7 +395,7 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	b.learn(p.pre)
 	w := walk{e: e, target: p, mode: outer.mode, outer: outer, b: b}
 	if !p.q.binder {
-		err := w.priority(p.send)
+		err := w.removedPriority()
 		if err == nil {
 			err = w.fixpoint(nil)
 		}

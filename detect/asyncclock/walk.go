@@ -220,6 +220,26 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 	return nil
 }
 
+// removedPriority is priority for the run(E) of the walk's event, a
+// removed one: reduced against a reference (see reducedPriority) as at a
+// begin, as the same argument holds for run(E) (PRIORITY orders run(E)
+// as it would order begin(E)), but without noting the event as begun
+// (reducer). A removed event's walks use no memos, so without a
+// reference it would walk most lists of its queue.
+func (w *walk) removedPriority() error {
+	ev := w.target
+	if l := ev.list; l != nil && ev.cat.timed() && ev.q.list(l.chain) == l {
+		var recent *recentBegun
+		if ev.q.lastBegun != nil {
+			recent = ev.q.lastBegun.peek(catTime{ev.cat, ev.time})
+		}
+		if prev := w.reference(recent); prev != nil {
+			return w.reducedPriority(ev.send, prev)
+		}
+	}
+	return w.priority(ev.send)
+}
+
 // head walks, for priority, the list of one chain's sends to the queue
 // back from the last one send knows.
 func (w *walk) head(h *listHead, send Time, need uint8) error {
@@ -509,7 +529,9 @@ type recentBegun [8]*event
 // categories and times: a table of slots by a hash of the two, each
 // holding the category and time that took it last. A category and time
 // that loses its slot loses only the references it held.
-type begunTable [1 << begunBits]struct {
+type begunTable [1 << begunBits]begunSlot
+
+type begunSlot struct {
 	key    catTime
 	recent recentBegun
 }
@@ -519,12 +541,25 @@ const begunBits = 6
 // of returns the last events begun of category and time key, which take
 // their slot from any other.
 func (t *begunTable) of(key catTime) *recentBegun {
-	h := (uint64(key.time)<<1 | uint64(key.cat&1)) * 0x9e37_79b9_7f4a_7c15 // Fibonacci hashing: the top bits
-	s := &t[h>>(64-begunBits)]
+	s := t.slot(key)
 	if s.key != key {
 		s.key, s.recent = key, recentBegun{}
 	}
 	return &s.recent
+}
+
+// peek returns the last events begun of category and time key, or nil if
+// its slot is another's.
+func (t *begunTable) peek(key catTime) *recentBegun {
+	if s := t.slot(key); s.key == key {
+		return &s.recent
+	}
+	return nil
+}
+
+func (t *begunTable) slot(key catTime) *begunSlot {
+	h := (uint64(key.time)<<1 | uint64(key.cat&1)) * 0x9e37_79b9_7f4a_7c15 // Fibonacci hashing: the top bits
+	return &t[h>>(64-begunBits)]
 }
 
 // catTime is a category and a time of Table 3.1.
