@@ -636,17 +636,11 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 	// floor[c]: the earlier entries of category c with a time at most this
 	// precede a predecessor already accounted for (Table 3.1 is
 	// transitive), so they need no look.
-	var floor [catAFA]int64
-	for c := range floor {
-		floor[c] = math.MinInt64
-	}
+	floor := noFloor
 	// cur[c]: the next entry of category c to look at (-1: none). The walk
 	// takes the latest of them each time, so that what an entry teaches
 	// (floors, closed categories) applies to all the entries after it.
-	var cur [numCats]int
-	for c := range numCats {
-		cur[c] = -1
-	}
+	cur := noCur
 	if start >= 0 {
 		x := &l.entries[start]
 		for m := open; m != 0; m &= m - 1 {
@@ -742,6 +736,17 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 		}
 	}
 }
+
+// noFloor and noCur are walkList's floors and cursors before it looks at
+// an entry: none. Literals, which a walk copies, cost less than loops;
+// the declarations below fail to compile if the categories change.
+var (
+	noFloor = [...]int64{math.MinInt64, math.MinInt64, math.MinInt64, math.MinInt64}
+	noCur   = [...]int{-1, -1, -1, -1, -1, -1}
+
+	_ [catAFA]int64 = noFloor
+	_ [numCats]int  = noCur
+)
 
 // atFrontList joins into the start the ends of all entries of l up to index i of
 // the at-front category of entry i: each precedes the walk's event. The
