@@ -51,7 +51,7 @@ func (l *sendList) add(ev *event, clock Clock) {
 	for i >= len(q.sends) {
 		q.sends = append(q.sends, sendBlock{})
 	}
-	q.sends[i].last[j], q.sends[i].head[j] = clock, int32(l.head)
+	q.sends[i][j] = chainSends{last: clock, head: int32(l.head)}
 	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
 }
 
@@ -202,12 +202,16 @@ func (l *sendList) setHead() {
 	}
 }
 
-// sendBlock is what a looper queue keeps by chain, in dense tables by
+// sendBlock is what a looper queue keeps by chain, in a dense table by
 // block of chunkSize chains (as a Time's blocks), so that a walk rules
-// most chains out without a look at their lists, a block at a time.
-type sendBlock struct {
-	last [chunkSize]Clock // at least the clock of the chain's last send listed (0: none)
-	head [chunkSize]int32 // the index of its list's head, unless a collection moved it since
+// most chains out without a look at their lists.
+type sendBlock [chunkSize]chainSends
+
+// chainSends is what a looper queue keeps of one chain's sends to it; the
+// two sit together, as a walk that needs the first needs the second.
+type chainSends struct {
+	last Clock // at least the clock of the chain's last send listed (0: none)
+	head int32 // the index of its list's head, unless a collection moved it since
 }
 
 // listHead is a list as its queue's walks see it first: whether a send

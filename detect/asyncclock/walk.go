@@ -198,10 +198,10 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		// The chains of which send knows more than base, and that sent
 		// to q after what base knew (else prev's send knew every send of
 		// the chain to q that send knows).
-		last := &q.sends[i].last
+		sends := &q.sends[i]
 		for m := lanesAbove(&sc.clocks, known); m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
-			if sc.clocks[j] <= known[j] || last[j] <= known[j] {
+			if sc.clocks[j] <= known[j] || sends[j].last <= known[j] {
 				continue // lanesAbove may say more than there is
 			}
 			c := Chain(i<<chunkBits | j)
@@ -453,7 +453,7 @@ func lanesAbove(u, t *[chunkSize]Clock) uint32 {
 // headOf returns the head of the list of chain c's sends to q, or nil,
 // by the index q.sends keeps, checked: a collection may have moved it.
 func (q *queue) headOf(c Chain) *listHead {
-	hd := &q.sends[c>>chunkBits].head[c&(chunkSize-1)]
+	hd := &q.sends[c>>chunkBits][c&(chunkSize-1)].head
 	if i := int(*hd); i < len(q.heads) && q.heads[i].chain == c && q.heads[i].l != nil {
 		return &q.heads[i]
 	}
