@@ -63,6 +63,7 @@ type Engine struct {
 	forks   map[traces.Sym]Time // forked threads that have not begun
 	chains  []chain             // by Chain; chains[0] is unused
 	spans   []span              // by Chain: where its ATOMIC intervals are (see span)
+	tails   []tail              // by Chain: its last ATOMIC intervals (see tail)
 	ext     Time                // the last external send
 	extTask *task               // sends from outside the program (no "t")
 
@@ -95,9 +96,11 @@ type Engine struct {
 	gcAt          int
 	pool          []*builder
 	atomicScratch []*event
-	beginWalk     walk // the walk of the begin being stepped, kept so that it is not allocated per begin
-	checkMemos    bool // tests: check every use of a walk's memo against the list (checkMemo)
-	foldEvery     int  // tests: fold a looper's aged ends into its window clock once it has this many (0: foldAged)
+	atomicSeen    []Clock // walk.atomic's clocks looked at, by chain, for the one walk that applies ATOMIC at a time
+	atomicLooked  []Chain // the chains whose atomicSeen is not 0
+	beginWalk     walk    // the walk of the begin being stepped, kept so that it is not allocated per begin
+	checkMemos    bool    // tests: check every use of a walk's memo against the list (checkMemo)
+	foldEvery     int     // tests: fold a looper's aged ends into its window clock once it has this many (0: foldAged)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -139,6 +142,7 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
 		spans:   make([]span, 1, 64),
+		tails:   make([]tail, 1, 64),
 		gcAt:    4096,
 	}
 	if cfg.GCEvery > 0 {
@@ -218,7 +222,9 @@ type thread struct {
 
 	chains []Chain // looper: the chains of its events, oldest first
 
-	atomicChains []Chain // looper: its chains that hold ATOMIC intervals
+	atomicChains []Chain  // looper: its chains that hold ATOMIC intervals
+	atomicSet    []uint32 // the same, by block of chains (bit j of block i: chain i<<chunkBits|j)
+	closed       Time     // looper: the start of its last begin, to which ATOMIC was applied (see walk.atomic)
 
 	binder   map[uint64]*binderList // IPCHANDLE: events it ran, by queue, process and syncness
 	ipcAsync map[ipcKey]ipcLast     // IPCASYNC: the last async event of each sender it ran
@@ -241,14 +247,51 @@ type chain struct {
 // chains, so that ATOMIC rules most chains out without touching them.
 type span struct{ lo, hi Clock }
 
-// setSpan updates c's span after its intervals changed.
+// tail is the clocks of a chain's last ATOMIC intervals, latest first
+// (the rest zero), in which most points' clocks of the chain inside its
+// span fall: on tracetest.App, 96% in the last seven, and 99% of them at
+// an interval's end, outside it. The tails of all chains sit together
+// too, so that ATOMIC searches a chain's intervals only for the other
+// clocks.
+type tail [tailLen]clocks
+
+// tailLen is the number of intervals a tail holds: 56 bytes.
+const tailLen = 7
+
+// clocks is an interval's clocks, [begin, end).
+type clocks struct{ begin, end Clock }
+
+// setSpan updates c's span and tail after its intervals changed.
 func (e *Engine) setSpan(c Chain) {
 	ivs := e.chains[c].intervals
+	e.spans[c], e.tails[c] = span{}, tail{}
 	if len(ivs) == 0 {
-		e.spans[c] = span{}
 		return
 	}
 	e.spans[c] = span{ivs[0].begin, ivs[len(ivs)-1].end}
+	for i := range min(tailLen, len(ivs)) {
+		iv := &ivs[len(ivs)-1-i]
+		e.tails[c][i] = clocks{iv.begin, iv.end}
+	}
+}
+
+// mayHold reports whether clock k of the tail's chain, inside the chain's
+// span, may be inside one of its intervals (k in [begin, end)): it is
+// exact when it says no, and when it says yes for a k in one of the
+// tail's intervals. It says yes for a k before them, which only the
+// chain's intervals can tell.
+func (t *tail) mayHold(k Clock) bool {
+	// Intervals are sorted and disjoint. A k below the begin of every
+	// interval of the tail and at or above the end of the one before (zero
+	// if there is none) is between the two, inside none.
+	for i := range t {
+		if iv := &t[i]; k >= iv.end {
+			return false
+		} else if k >= iv.begin {
+			return true
+		}
+	}
+	return true
 }
 
 // interval is an ended looper event on its chain, for ATOMIC: a point
@@ -272,8 +315,8 @@ type queue struct {
 	kept    int         // len(pending) after its last compaction
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
 
-	lastBegun map[catTime]*recentBegun // looper: the last events begun of each delayed category and time (reducer)
-	sends     []chainSends             // looper: by chain, its sends to the queue (reducedPriority)
+	lastBegun *begunTable // looper: the last events begun of delayed categories and times (reducer)
+	sends     []sendBlock // looper: by block of chains, their sends to the queue (reducedPriority)
 }
 
 // evStatus is where an event is in its life.
@@ -493,6 +536,7 @@ func (e *Engine) newChain(owner *thread, own bool) Chain {
 	c := Chain(len(e.chains))
 	e.chains = append(e.chains, chain{owner: owner, own: own})
 	e.spans = append(e.spans, span{})
+	e.tails = append(e.tails, tail{})
 	return c
 }
 

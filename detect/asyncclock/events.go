@@ -186,6 +186,9 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	}
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
+	if th.kind == traces.Looper {
+		th.closed = st
+	}
 	ev.status = evRunning
 	th.running = ev
 	t := &ev.run
@@ -232,6 +235,11 @@ func (e *Engine) endOp(op *traces.Op) error {
 		if !ch.atomic {
 			ch.atomic = true
 			th.atomicChains = append(th.atomicChains, ev.chain)
+			i := int(ev.chain >> chunkBits)
+			for len(th.atomicSet) <= i {
+				th.atomicSet = append(th.atomicSet, 0)
+			}
+			th.atomicSet[i] |= 1 << (ev.chain & (chunkSize - 1))
 		}
 	}
 	th.recent = append(th.recent, ev)
@@ -466,7 +474,7 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	b.learn(p.pre)
 	w := walk{e: e, target: p, mode: outer.mode, outer: outer, b: b}
 	if !p.q.binder {
-		err := w.priority(p.send)
+		err := w.removedPriority()
 		if err == nil {
 			err = w.fixpoint(nil)
 		}

@@ -47,10 +47,11 @@ func (l *sendList) add(ev *event, clock Clock) {
 	l.summarize(len(l.entries), &x)
 	l.entries = append(l.entries, x)
 	q := l.q
-	for int(l.chain) >= len(q.sends) {
-		q.sends = append(q.sends, chainSends{})
+	i, j := int(l.chain>>chunkBits), l.chain&(chunkSize-1)
+	for i >= len(q.sends) {
+		q.sends = append(q.sends, sendBlock{})
 	}
-	q.sends[l.chain] = chainSends{last: clock, head: int32(l.head)}
+	q.sends[i][j] = chainSends{last: clock, head: int32(l.head)}
 	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
 }
 
@@ -201,8 +202,13 @@ func (l *sendList) setHead() {
 	}
 }
 
-// chainSends is what a looper queue keeps by chain, in a dense table, so
-// that a walk rules most chains out without a look at their lists.
+// sendBlock is what a looper queue keeps by chain, in a dense table by
+// block of chunkSize chains (as a Time's blocks), so that a walk rules
+// most chains out without a look at their lists.
+type sendBlock [chunkSize]chainSends
+
+// chainSends is what a looper queue keeps of one chain's sends to it; the
+// two sit together, as a walk that needs the first needs the second.
 type chainSends struct {
 	last Clock // at least the clock of the chain's last send listed (0: none)
 	head int32 // the index of its list's head, unless a collection moved it since
@@ -218,9 +224,10 @@ type listHead struct {
 	time       int64 // the last settled entry's time
 	maxTime    int64 // the largest time of its timed entries
 	chain      Chain
-	first      Clock // the clock of its first entry; 0 if it is empty
-	settled    Clock // of its last settled entry; 0 if none
-	settledIdx int32 // its index
-	cat        cat   // the last settled entry's category
-	seen       uint8 // the categories of its entries
+	first      Clock   // the clock of its first entry; 0 if it is empty
+	settled    Clock   // of its last settled entry; 0 if none
+	settledIdx int32   // its index
+	cat        cat     // the last settled entry's category
+	seen       uint8   // the categories of its entries
+	_          [8]byte // 64 bytes: a head takes one cache line, not two
 }

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"unsafe"
 
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -39,6 +40,9 @@ type walk struct {
 	seen   map[*event]bool
 	// incomplete: a tentative walk met a predecessor that has not finished
 	incomplete bool
+	// atomicRan: atomic looked at the chains of the walk's looper before,
+	// and the engine's atomicSeen holds the clocks it looked at
+	atomicRan bool
 	// recording: walkList notes the entries it takes for a memo, the
 	// first memoSize of them in took, and counts them in ntook
 	recording bool
@@ -179,27 +183,30 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		return err
 	}
 	base := prev.send
-	for i, sc := range send.chunks {
+	var none [chunkSize]Clock
+	for i, sc := range send.chunks[:min(len(send.chunks), len(q.sends))] { // chains past q.sends never sent to q
 		if sc == nil {
 			continue
 		}
-		var bc *chunk
-		if i < len(base.chunks) {
-			bc = base.chunks[i]
+		known := &none // base's clocks of these chains
+		if i < len(base.chunks) && base.chunks[i] != nil {
+			if sc == base.chunks[i] {
+				continue // it knows nothing more of these chains
+			}
+			known = &base.chunks[i].clocks
 		}
-		if sc == bc || bc != nil && !anyAbove(sc, bc) {
-			continue // it knows nothing more of these chains
-		}
-		for j, k := range sc.clocks {
-			if k == 0 || (bc != nil && k <= bc.clocks[j]) {
-				continue
+		// The chains of which send knows more than base, and that sent
+		// to q after what base knew (else prev's send knew every send of
+		// the chain to q that send knows).
+		sends := &q.sends[i]
+		for m := lanesAbove(&sc.clocks, known); m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			if sc.clocks[j] <= known[j] || sends[j].last <= known[j] {
+				continue // lanesAbove may say more than there is
 			}
 			c := Chain(i<<chunkBits | j)
 			if c == own.chain {
 				continue
-			}
-			if int(c) >= len(q.sends) || bc != nil && q.sends[c].last <= bc.clocks[j] {
-				continue // prev's send knew every send of c to q that send knows
 			}
 			h := q.headOf(c)
 			if h == nil {
@@ -211,6 +218,26 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		}
 	}
 	return nil
+}
+
+// removedPriority is priority for the run(E) of the walk's event, a
+// removed one: reduced against a reference (see reducedPriority) as at a
+// begin, as the same argument holds for run(E) (PRIORITY orders run(E)
+// as it would order begin(E)), but without noting the event as begun
+// (reducer). A removed event's walks use no memos, so without a
+// reference it would walk most lists of its queue.
+func (w *walk) removedPriority() error {
+	ev := w.target
+	if l := ev.list; l != nil && ev.cat.timed() && ev.q.list(l.chain) == l {
+		var recent *recentBegun
+		if ev.q.lastBegun != nil {
+			recent = ev.q.lastBegun.peek(catTime{ev.cat, ev.time})
+		}
+		if prev := w.reference(recent); prev != nil {
+			return w.reducedPriority(ev.send, prev)
+		}
+	}
+	return w.priority(ev.send)
 }
 
 // head walks, for priority, the list of one chain's sends to the queue
@@ -407,17 +434,38 @@ func (w *walk) checkMemo(l *sendList, took []memoEntry, v Clock) error {
 	return nil
 }
 
+// lanesAbove returns the set of lanes j (bit j) where u[j] > t[j], and
+// perhaps others where t[j] ≥ 1<<31 (never on real traces): anyAbove's
+// test, two clocks at a time, kept per lane.
+func lanesAbove(u, t *[chunkSize]Clock) uint32 {
+	const h = 0x8000_0000_8000_0000
+	uw := (*[chunkSize / 2]uint64)(unsafe.Pointer(u))
+	tw := (*[chunkSize / 2]uint64)(unsafe.Pointer(t))
+	above := func(j int) uint32 {
+		a := ^((tw[j] | h) - (uw[j] &^ h)) | (uw[j] &^ tw[j])
+		return uint32(a>>31&1|a>>62&2) << (2 * j)
+	}
+	// Unrolled, as anyAbove.
+	return above(0) | above(1) | above(2) | above(3) | above(4) | above(5) | above(6) | above(7) |
+		above(8) | above(9) | above(10) | above(11) | above(12) | above(13) | above(14) | above(15)
+}
+
+// lanesAbove, and ATOMIC's thread.atomicSet, hold a block's lanes in 32
+// bits: a block must be 32 clocks exactly.
+var _ = [1]struct{}{}[chunkSize-32]
+
 // headOf returns the head of the list of chain c's sends to q, or nil,
 // by the index q.sends keeps, checked: a collection may have moved it.
 func (q *queue) headOf(c Chain) *listHead {
-	if i := int(q.sends[c].head); i < len(q.heads) && q.heads[i].chain == c && q.heads[i].l != nil {
+	hd := &q.sends[c>>chunkBits][c&(chunkSize-1)].head
+	if i := int(*hd); i < len(q.heads) && q.heads[i].chain == c && q.heads[i].l != nil {
 		return &q.heads[i]
 	}
 	l := q.list(c)
 	if l == nil {
 		return nil
 	}
-	q.sends[c].head = int32(l.head)
+	*hd = int32(l.head)
 	return &q.heads[l.head]
 }
 
@@ -433,23 +481,27 @@ func (w *walk) reducer() *event {
 	if l == nil || !ev.cat.timed() {
 		return nil
 	}
-	usable := func(p *event) bool {
-		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
-	}
 	var recent *recentBegun
 	if ev.cat == catDA || ev.cat == catDS {
-		key := catTime{ev.cat, ev.time}
-		if recent = q.lastBegun[key]; recent == nil {
-			if q.lastBegun == nil || len(q.lastBegun) >= maxLastBegun {
-				q.lastBegun = make(map[catTime]*recentBegun) // bounded: a new start
-			}
-			recent = new(recentBegun)
-			q.lastBegun[key] = recent
+		if q.lastBegun == nil {
+			q.lastBegun = new(begunTable)
 		}
-		defer func() {
-			copy(recent[1:], recent[:len(recent)-1])
-			recent[0] = ev
-		}()
+		recent = q.lastBegun.of(catTime{ev.cat, ev.time})
+	}
+	p := w.reference(recent)
+	if recent != nil {
+		copy(recent[1:], recent[:len(recent)-1])
+		recent[0] = ev
+	}
+	return p
+}
+
+// reference returns reducer's choice, of the events ev's sender sent
+// before it or else of recent.
+func (w *walk) reference(recent *recentBegun) *event {
+	ev, l := w.target, w.target.list
+	usable := func(p *event) bool {
+		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
 	}
 	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
 		for range 4 {
@@ -477,9 +529,42 @@ func (w *walk) reducer() *event {
 // queue began, the latest first.
 type recentBegun [8]*event
 
-// maxLastBegun bounds the number of categories and times whose last
-// events a queue keeps.
-const maxLastBegun = 64
+// begunTable holds the last events a looper queue began of a few delayed
+// categories and times: a table of slots by a hash of the two, each
+// holding the category and time that took it last. A category and time
+// that loses its slot loses only the references it held.
+type begunTable [1 << begunBits]begunSlot
+
+type begunSlot struct {
+	key    catTime
+	recent recentBegun
+}
+
+const begunBits = 6
+
+// of returns the last events begun of category and time key, which take
+// their slot from any other.
+func (t *begunTable) of(key catTime) *recentBegun {
+	s := t.slot(key)
+	if s.key != key {
+		s.key, s.recent = key, recentBegun{}
+	}
+	return &s.recent
+}
+
+// peek returns the last events begun of category and time key, or nil if
+// its slot is another's.
+func (t *begunTable) peek(key catTime) *recentBegun {
+	if s := t.slot(key); s.key == key {
+		return &s.recent
+	}
+	return nil
+}
+
+func (t *begunTable) slot(key catTime) *begunSlot {
+	h := (uint64(key.time)<<1 | uint64(key.cat&1)) * 0x9e37_79b9_7f4a_7c15 // Fibonacci hashing: the top bits
+	return &t[h>>(64-begunBits)]
+}
 
 // catTime is a category and a time of Table 3.1.
 type catTime struct {
@@ -555,17 +640,11 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 	// floor[c]: the earlier entries of category c with a time at most this
 	// precede a predecessor already accounted for (Table 3.1 is
 	// transitive), so they need no look.
-	var floor [catAFA]int64
-	for c := range floor {
-		floor[c] = math.MinInt64
-	}
+	floor := noFloor
 	// cur[c]: the next entry of category c to look at (-1: none). The walk
 	// takes the latest of them each time, so that what an entry teaches
 	// (floors, closed categories) applies to all the entries after it.
-	var cur [numCats]int
-	for c := range numCats {
-		cur[c] = -1
-	}
+	cur := noCur
 	if start >= 0 {
 		x := &l.entries[start]
 		for m := open; m != 0; m &= m - 1 {
@@ -662,6 +741,17 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 	}
 }
 
+// noFloor and noCur are walkList's floors and cursors before it looks at
+// an entry: none. Literals, which a walk copies, cost less than loops;
+// the declarations below fail to compile if the categories change.
+var (
+	noFloor = [...]int64{math.MinInt64, math.MinInt64, math.MinInt64, math.MinInt64}
+	noCur   = [...]int{-1, -1, -1, -1, -1, -1}
+
+	_ [catAFA]int64 = noFloor
+	_ [numCats]int  = noCur
+)
+
 // atFrontList joins into the start the ends of all entries of l up to index i of
 // the at-front category of entry i: each precedes the walk's event. The
 // joins are cached per entry (thesis §4.3.2: "caching the join of the
@@ -707,12 +797,14 @@ func (w *walk) atFrontList(l *sendList, i int) error {
 // fixpoint applies ATFRONT and (on a looper thread th) ATOMIC until
 // neither adds anything: each may make the other apply.
 func (w *walk) fixpoint(th *thread) error {
-	for {
+	for round := 0; ; round++ {
 		changed, err := w.atFront()
 		if err != nil {
 			return err
 		}
-		if th != nil && th.kind == traces.Looper {
+		// atomic runs to its own fixpoint: after the first round, it has
+		// something to add only if atFront added something.
+		if th != nil && th.kind == traces.Looper && (round == 0 || changed) {
 			c, err := w.atomic(th)
 			if err != nil {
 				return err
@@ -752,36 +844,41 @@ func (w *walk) atFront() (bool, error) {
 // whose begin a time knows but not their end are read off its clock: for
 // a chain of th, the event whose interval holds the clock (the
 // generalized AsyncClock of thesis §4.3.2, kept implicitly).
+//
+// It skips the chains whose clock is th.closed's, the start of th's last
+// begin, to which ATOMIC was applied: none of its clocks of th's chains
+// is inside an interval, then or later, as an interval added later is of
+// an event that began later (th ran none at that begin). That holds for
+// the blocks the start shares with it whole, as a block is never written
+// once a Time holds it: those are skipped first, a block at a time. And
+// it looks again, in its later rounds and later calls for the same walk,
+// only at the chains whose clock the start raised since it last looked:
+// the intervals do not change during a walk (only ends, folds and
+// collections change them), so a clock it looked at finds the same event
+// again, whose end the start joined already (else the clock would have
+// grown past it).
 func (w *walk) atomic(th *thread) (bool, error) {
 	e := w.e
+	seen := e.atomicSeen // by chain: the clock looked at last in this walk
+	if !w.atomicRan {
+		w.atomicRan = true
+		for _, c := range e.atomicLooked { // the chains an earlier walk looked at
+			seen[c] = 0
+		}
+		e.atomicLooked = e.atomicLooked[:0]
+		if n := len(e.chains); len(seen) < n {
+			seen = append(seen, make([]Clock, n-len(seen))...)
+		}
+	}
 	changed := false
 	for {
-		found := e.atomicScratch[:0]
-		stale := false // a chain left without intervals, or of another thread
-		for _, c := range th.atomicChains {
-			sp := e.spans[c]
-			if sp.hi == 0 {
-				stale = true
-				continue
-			}
-			k := w.b.get(c)
-			if k < sp.lo || k >= sp.hi {
-				continue // knows none of their begins, or all of their ends
-			}
-			ch := &e.chains[c]
-			if ch.owner != th { // placed for its queue's looper, not for th, which ran it
-				stale = true
-				continue
-			}
-			if iv := lastBegun(ch.intervals, k); k < iv.end && iv.ev != w.target {
-				found = append(found, iv.ev)
-			}
-		}
+		found, stale := w.atomicScan(th, seen, e.atomicScratch[:0])
 		if stale {
 			th.atomicChains = slices.DeleteFunc(th.atomicChains, func(c Chain) bool {
 				drop := e.spans[c].hi == 0 || e.chains[c].owner != th
 				if drop {
 					e.chains[c].atomic = false
+					th.atomicSet[c>>chunkBits] &^= 1 << (c & (chunkSize - 1))
 				}
 				return drop
 			})
@@ -791,15 +888,91 @@ func (w *walk) atomic(th *thread) (bool, error) {
 		for _, p := range found {
 			c, err := w.pred(p, Atomic)
 			if err != nil {
+				e.atomicSeen = seen
 				return changed, err
 			}
 			added = added || c
 		}
 		if !added {
+			e.atomicSeen = seen
 			return changed, nil
 		}
 		changed = true
 	}
+}
+
+// atomicScan appends to found the events of th whose begin the start
+// knows but not their end, on the chains whose clock it has not looked at
+// yet (seen, as in atomic), and reports whether a chain of
+// th.atomicChains was left without intervals or is another thread's.
+//
+// It goes through th's chains a block at a time (th.atomicSet), as the
+// start's blocks and th.closed's: a block of the start that is one of
+// th.closed's needs no look. A first loop, without calls (which would
+// make the compiler keep its variables in memory), finds the few chains
+// of a block that need a closer look.
+func (w *walk) atomicScan(th *thread, seen []Clock, found []*event) ([]*event, bool) {
+	spans, starts, closed := w.e.spans, w.b.chunks, th.closed.chunks
+	stale := false
+	for i, set := range th.atomicSet[:min(len(th.atomicSet), len(starts))] {
+		sc := starts[i]
+		if set == 0 || sc == nil {
+			continue // knows none of these chains
+		}
+		var cc *chunk
+		if i < len(closed) {
+			cc = closed[i]
+		}
+		if sc == cc {
+			continue
+		}
+		first := Chain(i << chunkBits)
+		var look uint32
+		for m := set; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros32(m)
+			c, k := first|Chain(j), sc.clocks[j]
+			sp := spans[c]
+			if k < sp.lo || k >= sp.hi || k == seen[c] {
+				stale = stale || sp.hi == 0
+				continue // knows none of their begins, all of their ends, or looked already
+			}
+			if cc != nil && k == cc.clocks[j] {
+				continue // th.closed's clock of c, in no interval
+			}
+			look |= 1 << j
+		}
+		for ; look != 0; look &= look - 1 {
+			j := bits.TrailingZeros32(look)
+			c, k := first|Chain(j), sc.clocks[j]
+			if seen[c] == 0 {
+				w.e.atomicLooked = append(w.e.atomicLooked, c)
+			}
+			seen[c] = k
+			var ok bool
+			if found, ok = w.atomicAt(th, c, k, found); !ok {
+				stale = true
+			}
+		}
+	}
+	return found, stale
+}
+
+// atomicAt appends to found the event of th whose interval on chain c
+// holds clock k, inside c's span, if there is one; it reports false if c
+// is not th's.
+func (w *walk) atomicAt(th *thread, c Chain, k Clock, found []*event) ([]*event, bool) {
+	e := w.e
+	if !e.tails[c].mayHold(k) {
+		return found, true
+	}
+	ch := &e.chains[c]
+	if ch.owner != th { // placed for its queue's looper, not for th, which ran it
+		return found, false
+	}
+	if iv := lastBegun(ch.intervals, k); k < iv.end && iv.ev != w.target {
+		found = append(found, iv.ev)
+	}
+	return found, true
 }
 
 // lastBegun returns the last of ivs (sorted, not empty) that begins at or

@@ -1,0 +1,44 @@
+package asyncclock
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestLanesAbove checks lanesAbove against a scan: every lane where u is
+// above t is in the set, and no other one while t's clocks stay below
+// 1<<31.
+func TestLanesAbove(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	clock := func(high bool) Clock {
+		switch r.IntN(4) {
+		case 0:
+			return 0
+		case 1:
+			if high {
+				return Clock(1<<31 + r.IntN(8))
+			}
+		}
+		return Clock(r.IntN(8))
+	}
+	for range 50_000 {
+		high := r.IntN(4) == 0
+		var u, v [chunkSize]Clock
+		for j := range u {
+			u[j], v[j] = clock(high), clock(high)
+			if r.IntN(3) == 0 {
+				v[j] = u[j]
+			}
+		}
+		m := lanesAbove(&u, &v)
+		for j := range u {
+			in := m>>j&1 != 0
+			if u[j] > v[j] && !in {
+				t.Fatalf("lanesAbove(%v, %v) = %b: lane %d is above but not in it", u, v, m, j)
+			}
+			if u[j] <= v[j] && in && v[j] < 1<<31 {
+				t.Fatalf("lanesAbove(%v, %v) = %b: lane %d is not above but in it", u, v, m, j)
+			}
+		}
+	}
+}
