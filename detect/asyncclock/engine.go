@@ -72,7 +72,7 @@ type Engine struct {
 	// trace order, and the join of those that are (every later wait knows
 	// them).
 	signals    []stamped
-	oldSignals Time
+	oldSignals lazyJoin
 	// Likewise the ends of threads, which every later thread_begin knows
 	// once they are older than the window: a new thread may then take
 	// the chain of one that ended long ago, and chains stop growing with
@@ -119,6 +119,7 @@ type Stats struct {
 	MemoWalks    int64 // list walks at begins done by a memo of an earlier walk instead
 	PredsJoined  int64 // predecessor end times joined at begins
 	WindowFolded int64 // events folded into a time-window clock
+	SignalsAged  int64 // signals that became older than the window (with Config.WideWindow)
 	LiveHandles  int   // signal handles held now
 	Threads      int   // threads begun
 }
@@ -206,15 +207,11 @@ type thread struct {
 	// Ended events, in end order, not yet folded into the time-window
 	// clock (with the window, on a looper) or into endJoin.
 	recent []*event
-	// The time-window clock, what every later event of the thread knows,
-	// is tc joined with aged: the ends of the events that became older
-	// than the window since tc was last folded (see Engine.fold). Most
-	// begins already know those ends, which a look at each end's epoch
-	// tells, so they are folded into tc only in batches.
-	tc      Time
-	aged    []Time
-	known   [4]windowPoint // the last begins that learned tc as it is, newest first, one per chain
-	endJoin Time           // ends of events, for LOOPEND (with tc and recent)
+	// The time-window clock, what every later event of the thread knows:
+	// the ends of the events that became older than the window (see
+	// Engine.fold).
+	window  lazyJoin
+	endJoin Time // ends of events, for LOOPEND (with window and recent)
 
 	chains []Chain // looper: the chains of its events, oldest first
 
@@ -541,8 +538,8 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th := t.th
 	// LOOPEND: every event the thread ran ends before it does.
-	e.foldWindow(th)
-	e.learn(t, th.tc)
+	e.foldLazy(&th.window)
+	e.learn(t, th.window.tc)
 	e.learn(t, th.endJoin)
 	t.st = e.joinEnds(t.st, th.recent)
 	th.ended = true
@@ -617,14 +614,9 @@ func (e *Engine) wait(op *traces.Op) error {
 	}
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.
-		e.oldSignals = e.age(&e.signals, e.oldSignals)
-		if e.learn(t, e.oldSignals) {
+		e.ageSignals()
+		if e.learnLazy(t, &e.oldSignals) {
 			learned = true
-		}
-		if e.oldSignals.at == 0 && e.oldSignals.chunks != nil {
-			// t's point knows them now, and so does every time that
-			// covers it: a later wait that knows it compares nothing.
-			e.oldSignals.at = t.st.top
 		}
 	}
 	if learned {
@@ -639,29 +631,52 @@ func (e *Engine) wait(op *traces.Op) error {
 // age joins into old the times of *recent that are more than the window
 // older than now, drops them from *recent and returns the new join.
 func (e *Engine) age(recent *[]stamped, old Time) Time {
-	r := *recent
-	n := 0
-	for n < len(r) && e.ts-r[n].ts > e.window {
-		n++
-	}
+	n := e.aged(*recent)
 	if n == 0 {
 		return old
 	}
+	r := *recent
 	old = e.joinPoints(old, n, func(i int) Time { return r[i].t })
+	e.dropAged(recent, n)
+	return old
+}
+
+// aged returns how many of the times of recent, in trace order, are more
+// than the window older than now.
+func (e *Engine) aged(recent []stamped) int {
+	n := 0
+	for n < len(recent) && e.ts-recent[n].ts > e.window {
+		n++
+	}
+	return n
+}
+
+// dropAged drops the first n times of *recent.
+func (e *Engine) dropAged(recent *[]stamped, n int) {
+	r := *recent
 	clear(r[:n])
 	r = r[n:]
 	if cap(r) > 64 && len(r) < cap(r)/4 {
 		r = slices.Clone(r)
 	}
 	*recent = r
-	return old
+}
+
+// ageSignals moves the signals older than the window to oldSignals.
+func (e *Engine) ageSignals() {
+	n := e.aged(e.signals)
+	for _, s := range e.signals[:n] {
+		e.addLazy(&e.oldSignals, s.t)
+	}
+	e.stats.SignalsAged += int64(n)
+	e.dropAged(&e.signals, n)
 }
 
 // forgetOldHandles drops, with the wide window, the handles whose last signal
 // is older than the window: oldSignals, which every wait learns, knows
 // what they hold.
 func (e *Engine) forgetOldHandles() {
-	e.oldSignals = e.age(&e.signals, e.oldSignals)
+	e.ageSignals()
 	for id, h := range e.handles {
 		if e.ts-h.ts > e.window {
 			delete(e.handles, id)
