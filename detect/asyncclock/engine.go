@@ -67,6 +67,11 @@ type Engine struct {
 	extTask *task               // sends from outside the program (no "t")
 
 	binderChains []Chain // the chains of binder events, oldest first (a looper's are in its thread)
+	// The blocks of chain numbers that new chains take (see newChain):
+	// binder events', and threads' own.
+	binderRange, ownRange chainRange
+	maxChain              Chain // the largest chain taken
+	numChains             int   // chains taken
 
 	// With the wide window: the signals not yet older than the window, in
 	// trace order, and the join of those that are (every later wait knows
@@ -213,7 +218,8 @@ type thread struct {
 	window  lazyJoin
 	endJoin Time // ends of events, for LOOPEND (with window and recent)
 
-	chains []Chain // looper: the chains of its events, oldest first
+	chains     []Chain    // looper: the chains of its events, oldest first
+	chainRange chainRange // looper: the numbers its next chains take
 
 	atomicChains []Chain // looper: its chains that hold ATOMIC intervals
 
@@ -426,12 +432,12 @@ func (e *Engine) Line() int { return e.line }
 
 // NumChains returns one more than the largest Chain used so far, for
 // tables indexed by Chain.
-func (e *Engine) NumChains() int { return len(e.chains) }
+func (e *Engine) NumChains() int { return int(e.maxChain) + 1 }
 
 // Stats returns counts about the run so far.
 func (e *Engine) Stats() Stats {
 	s := e.stats
-	s.Chains = len(e.chains) - 1
+	s.Chains = e.numChains
 	s.Tracked = len(e.events)
 	s.LiveHandles = len(e.handles)
 	s.Threads = len(e.threads)
@@ -487,11 +493,42 @@ func (e *Engine) forget(id traces.Sym) {
 }
 
 func (e *Engine) newChain(owner *thread, own bool) Chain {
-	c := Chain(len(e.chains))
-	e.chains = append(e.chains, chain{owner: owner, own: own})
-	e.spans = append(e.spans, span{})
+	r := &e.ownRange
+	switch {
+	case !own && owner != nil:
+		r = &owner.chainRange
+	case !own:
+		r = &e.binderRange
+	}
+	if r.next == r.end {
+		// The next whole block (the first one holds chain 0, unused).
+		end := (len(e.chains) + chunkSize - 1) &^ (chunkSize - 1)
+		if end < chunkSize {
+			end = chunkSize
+		}
+		start := len(e.chains)
+		if start > 1 {
+			start = end
+			end += chunkSize
+		}
+		r.next, r.end = Chain(start), Chain(end)
+		e.chains = append(e.chains, make([]chain, end-len(e.chains))...)
+		e.spans = append(e.spans, make([]span, end-len(e.spans))...)
+	}
+	c := r.next
+	r.next++
+	e.chains[c] = chain{owner: owner, own: own}
+	e.maxChain = max(e.maxChain, c)
+	e.numChains++
 	return c
 }
+
+// chainRange is a block of chain numbers (a block of a vector clock's,
+// chunk) that new chains of one kind take in order: a looper's events',
+// binder events', or threads' own. A begin raises mostly chains of its
+// own looper (its PRIORITY predecessors' ends, ATOMIC), and its sender's;
+// with a looper's chains in blocks of their own, it changes fewer blocks.
+type chainRange struct{ next, end Chain }
 
 func (e *Engine) threadBegin(op *traces.Op) error {
 	id := op.Task
