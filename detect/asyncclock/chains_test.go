@@ -212,9 +212,9 @@ func TestWidth(t *testing.T) {
 }
 
 // TestChainsInBlocksOfTheirKind checks how newChain numbers chains: a
-// looper's events' chains, binder events' chains and threads' own chains
-// each fill blocks of a vector clock (chunk) of their own, and they leave
-// few numbers unused.
+// looper's chains (its own and its events'), binder events' chains and
+// other threads' own chains each fill blocks of a vector clock (chunk) of
+// their own, and they leave few numbers unused.
 func TestChainsInBlocksOfTheirKind(t *testing.T) {
 	for _, cfg := range []tracetest.Config{tracetest.App(3000, 1), tracetest.Android(800, 1)} {
 		tt := tracetest.Generate(cfg)
@@ -232,10 +232,10 @@ func TestChainsInBlocksOfTheirKind(t *testing.T) {
 			own    bool
 		}
 		kindOf := func(ch *chain) kind {
-			if ch.own {
+			if ch.own && (ch.owner == nil || ch.owner.kind != traces.Looper) {
 				return kind{own: true}
 			}
-			return kind{looper: ch.owner}
+			return kind{looper: ch.owner} // a looper's own chain is among its events'
 		}
 		taken, kinds := 0, map[kind]int{}
 		blockKind := map[int]kind{}

@@ -495,7 +495,7 @@ func (e *Engine) forget(id traces.Sym) {
 func (e *Engine) newChain(owner *thread, own bool) Chain {
 	r := &e.ownRange
 	switch {
-	case !own && owner != nil:
+	case owner != nil && (!own || owner.kind == traces.Looper):
 		r = &owner.chainRange
 	case !own:
 		r = &e.binderRange
@@ -524,10 +524,11 @@ func (e *Engine) newChain(owner *thread, own bool) Chain {
 }
 
 // chainRange is a block of chain numbers (a block of a vector clock's,
-// chunk) that new chains of one kind take in order: a looper's events',
-// binder events', or threads' own. A begin raises mostly chains of its
-// own looper (its PRIORITY predecessors' ends, ATOMIC), and its sender's;
-// with a looper's chains in blocks of their own, it changes fewer blocks.
+// chunk) that new chains of one kind take in order: a looper's (its own
+// and its events'), binder events', or other threads' own. A begin raises
+// mostly chains of its own looper (LOOPBEGIN, its PRIORITY predecessors'
+// ends, ATOMIC), and its sender's; with a looper's chains in blocks of
+// their own, it changes fewer blocks.
 type chainRange struct{ next, end Chain }
 
 func (e *Engine) threadBegin(op *traces.Op) error {
