@@ -102,7 +102,7 @@ type Engine struct {
 	atomicScratch []*event
 	beginWalk     walk // the walk of the begin being stepped, kept so that it is not allocated per begin
 	checkMemos    bool // tests: check every use of a walk's memo against the list (checkMemo)
-	foldEvery     int  // tests: fold a looper's aged ends into its window clock once it has this many (0: foldAged)
+	foldEvery     int  // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
 	stats         Stats
 	err           error // sticky
 	finished      bool
