@@ -501,17 +501,11 @@ func (e *Engine) newChain(owner *thread, own bool) Chain {
 		r = &e.binderRange
 	}
 	if r.next == r.end {
-		// The next whole block (the first one holds chain 0, unused).
-		end := (len(e.chains) + chunkSize - 1) &^ (chunkSize - 1)
-		if end < chunkSize {
-			end = chunkSize
-		}
-		start := len(e.chains)
-		if start > 1 {
-			start = end
-			end += chunkSize
-		}
-		r.next, r.end = Chain(start), Chain(end)
+		// The next whole block: e.chains ends with a block, but at first
+		// (it holds chain 0 only, unused).
+		start := len(e.chains) &^ (chunkSize - 1)
+		end := start + chunkSize
+		r.next, r.end = Chain(max(start, 1)), Chain(end)
 		e.chains = append(e.chains, make([]chain, end-len(e.chains))...)
 		e.spans = append(e.spans, make([]span, end-len(e.spans))...)
 	}
