@@ -210,3 +210,66 @@ func TestWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestChainsInBlocksOfTheirKind checks how newChain numbers chains: a
+// looper's chains (its own and its events'), binder events' chains and
+// other threads' own chains each fill blocks of a vector clock (chunk) of
+// their own, and they leave few numbers unused.
+func TestChainsInBlocksOfTheirKind(t *testing.T) {
+	for _, cfg := range []tracetest.Config{tracetest.App(3000, 1), tracetest.Android(800, 1)} {
+		tt := tracetest.Generate(cfg)
+		e := New(tt.Symbols, Config{Window: DefaultWindow, WideWindow: true})
+		for i := range tt.Ops {
+			if err := e.Step(&tt.Ops[i], i+2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := e.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		type kind struct {
+			looper *thread
+			own    bool
+		}
+		kindOf := func(ch *chain) kind {
+			if ch.own && (ch.owner == nil || ch.owner.kind != traces.Looper) {
+				return kind{own: true}
+			}
+			return kind{looper: ch.owner} // a looper's own chain is among its events'
+		}
+		taken, kinds := 0, map[kind]int{}
+		blockKind := map[int]kind{}
+		for c := 1; c < len(e.chains); c++ {
+			ch := &e.chains[c]
+			if ch.last == 0 {
+				if c < e.NumChains() && ch.owner != nil {
+					t.Fatalf("chain %d has an owner but no clock", c)
+				}
+				continue
+			}
+			if c >= e.NumChains() {
+				t.Fatalf("chain %d is taken, but NumChains is %d", c, e.NumChains())
+			}
+			taken++
+			k := kindOf(ch)
+			i := c >> chunkBits
+			if bk, ok := blockKind[i]; ok && bk != k {
+				t.Fatalf("block %d holds chain %d of kind %+v and chains of kind %+v", i, c, k, bk)
+			}
+			if _, ok := blockKind[i]; !ok {
+				kinds[k]++
+			}
+			blockKind[i] = k
+		}
+		if got := e.Stats().Chains; got != taken {
+			t.Errorf("Stats().Chains = %d, want the %d chains taken", got, taken)
+		}
+		// Each kind leaves at most one block partly unused.
+		if unused := e.NumChains() - 1 - taken; unused > len(kinds)*(chunkSize-1) {
+			t.Errorf("%d of %d chain numbers unused, for %d kinds of chains", unused, e.NumChains()-1, len(kinds))
+		}
+		if len(kinds) < 3 || len(blockKind) < 4 {
+			t.Errorf("%d kinds of chains in %d blocks: the test checks little", len(kinds), len(blockKind))
+		}
+	}
+}

@@ -95,7 +95,8 @@
 //
 //   - An epoch is 8 bytes; keep one per location for the last write, and
 //     per chain for reads (FastTrack's read vector, Licorice's R_c^(i)):
-//     chains are numbered densely ([Engine.NumChains]), so a small slice
+//     chains are numbered nearly densely ([Engine.NumChains]; at most 31
+//     numbers unused per looper or kind of chain), so a small slice
 //     indexed by Chain works. Two accesses of the same task are ordered
 //     (same chain, increasing clock).
 //   - A Time can be kept as is (it does not change), for example the

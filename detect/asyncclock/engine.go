@@ -68,12 +68,17 @@ type Engine struct {
 	extTask *task               // sends from outside the program (no "t")
 
 	binderChains []Chain // the chains of binder events, oldest first (a looper's are in its thread)
+	// The blocks of chain numbers that new chains take (see newChain):
+	// binder events', and threads' own.
+	binderRange, ownRange chainRange
+	maxChain              Chain // the largest chain taken
+	numChains             int   // chains taken
 
 	// With the wide window: the signals not yet older than the window, in
 	// trace order, and the join of those that are (every later wait knows
 	// them).
 	signals    []stamped
-	oldSignals Time
+	oldSignals lazyJoin
 	// Likewise the ends of threads, which every later thread_begin knows
 	// once they are older than the window: a new thread may then take
 	// the chain of one that ended long ago, and chains stop growing with
@@ -100,7 +105,7 @@ type Engine struct {
 	atomicLooked  []Chain // the chains whose atomicSeen is not 0
 	beginWalk     walk    // the walk of the begin being stepped, kept so that it is not allocated per begin
 	checkMemos    bool    // tests: check every use of a walk's memo against the list (checkMemo)
-	foldEvery     int     // tests: fold a looper's aged ends into its window clock once it has this many (0: foldAged)
+	foldEvery     int     // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -122,6 +127,7 @@ type Stats struct {
 	MemoWalks    int64 // list walks at begins done by a memo of an earlier walk instead
 	PredsJoined  int64 // predecessor end times joined at begins
 	WindowFolded int64 // events folded into a time-window clock
+	SignalsAged  int64 // signals that became older than the window (with Config.WideWindow)
 	LiveHandles  int   // signal handles held now
 	Threads      int   // threads begun
 }
@@ -210,17 +216,14 @@ type thread struct {
 	// Ended events, in end order, not yet folded into the time-window
 	// clock (with the window, on a looper) or into endJoin.
 	recent []*event
-	// The time-window clock, what every later event of the thread knows,
-	// is tc joined with aged: the ends of the events that became older
-	// than the window since tc was last folded (see Engine.fold). Most
-	// begins already know those ends, which a look at each end's epoch
-	// tells, so they are folded into tc only in batches.
-	tc      Time
-	aged    []Time
-	known   [4]windowPoint // the last begins that learned tc as it is, newest first, one per chain
-	endJoin Time           // ends of events, for LOOPEND (with tc and recent)
+	// The time-window clock, what every later event of the thread knows:
+	// the ends of the events that became older than the window (see
+	// Engine.fold).
+	window  lazyJoin
+	endJoin Time // ends of events, for LOOPEND (with window and recent)
 
-	chains []Chain // looper: the chains of its events, oldest first
+	chains     []Chain    // looper: the chains of its events, oldest first
+	chainRange chainRange // looper: the numbers its next chains take
 
 	atomicChains []Chain  // looper: its chains that hold ATOMIC intervals
 	atomicSet    []uint32 // the same, by block of chains (bit j of block i: chain i<<chunkBits|j)
@@ -472,12 +475,12 @@ func (e *Engine) Line() int { return e.line }
 
 // NumChains returns one more than the largest Chain used so far, for
 // tables indexed by Chain.
-func (e *Engine) NumChains() int { return len(e.chains) }
+func (e *Engine) NumChains() int { return int(e.maxChain) + 1 }
 
 // Stats returns counts about the run so far.
 func (e *Engine) Stats() Stats {
 	s := e.stats
-	s.Chains = len(e.chains) - 1
+	s.Chains = e.numChains
 	s.Tracked = len(e.events)
 	s.LiveHandles = len(e.handles)
 	s.Threads = len(e.threads)
@@ -533,12 +536,38 @@ func (e *Engine) forget(id traces.Sym) {
 }
 
 func (e *Engine) newChain(owner *thread, own bool) Chain {
-	c := Chain(len(e.chains))
-	e.chains = append(e.chains, chain{owner: owner, own: own})
-	e.spans = append(e.spans, span{})
-	e.tails = append(e.tails, tail{})
+	r := &e.ownRange
+	switch {
+	case owner != nil && (!own || owner.kind == traces.Looper):
+		r = &owner.chainRange
+	case !own:
+		r = &e.binderRange
+	}
+	if r.next == r.end {
+		// The next whole block: e.chains ends with a block, but at first
+		// (it holds chain 0 only, unused).
+		start := len(e.chains) &^ (chunkSize - 1)
+		end := start + chunkSize
+		r.next, r.end = Chain(max(start, 1)), Chain(end)
+		e.chains = append(e.chains, make([]chain, end-len(e.chains))...)
+		e.spans = append(e.spans, make([]span, end-len(e.spans))...)
+		e.tails = append(e.tails, make([]tail, end-len(e.tails))...)
+	}
+	c := r.next
+	r.next++
+	e.chains[c] = chain{owner: owner, own: own}
+	e.maxChain = max(e.maxChain, c)
+	e.numChains++
 	return c
 }
+
+// chainRange is a block of chain numbers (a block of a vector clock's,
+// chunk) that new chains of one kind take in order: a looper's (its own
+// and its events'), binder events', or other threads' own. A begin raises
+// mostly chains of its own looper (LOOPBEGIN, its PRIORITY predecessors'
+// ends, ATOMIC), and its sender's; with a looper's chains in blocks of
+// their own, it changes fewer blocks.
+type chainRange struct{ next, end Chain }
 
 func (e *Engine) threadBegin(op *traces.Op) error {
 	id := op.Task
@@ -585,8 +614,8 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	}
 	th := t.th
 	// LOOPEND: every event the thread ran ends before it does.
-	e.foldWindow(th)
-	e.learn(t, th.tc)
+	e.foldLazy(&th.window)
+	e.learn(t, th.window.tc)
 	e.learn(t, th.endJoin)
 	t.st = e.joinEnds(t.st, th.recent)
 	th.ended = true
@@ -661,14 +690,9 @@ func (e *Engine) wait(op *traces.Op) error {
 	}
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.
-		e.oldSignals = e.age(&e.signals, e.oldSignals)
-		if e.learn(t, e.oldSignals) {
+		e.ageSignals()
+		if e.learnLazy(t, &e.oldSignals) {
 			learned = true
-		}
-		if e.oldSignals.at == 0 && e.oldSignals.chunks != nil {
-			// t's point knows them now, and so does every time that
-			// covers it: a later wait that knows it compares nothing.
-			e.oldSignals.at = t.st.top
 		}
 	}
 	if learned {
@@ -683,29 +707,52 @@ func (e *Engine) wait(op *traces.Op) error {
 // age joins into old the times of *recent that are more than the window
 // older than now, drops them from *recent and returns the new join.
 func (e *Engine) age(recent *[]stamped, old Time) Time {
-	r := *recent
-	n := 0
-	for n < len(r) && e.ts-r[n].ts > e.window {
-		n++
-	}
+	n := e.aged(*recent)
 	if n == 0 {
 		return old
 	}
+	r := *recent
 	old = e.joinPoints(old, n, func(i int) Time { return r[i].t })
+	e.dropAged(recent, n)
+	return old
+}
+
+// aged returns how many of the times of recent, in trace order, are more
+// than the window older than now.
+func (e *Engine) aged(recent []stamped) int {
+	n := 0
+	for n < len(recent) && e.ts-recent[n].ts > e.window {
+		n++
+	}
+	return n
+}
+
+// dropAged drops the first n times of *recent.
+func (e *Engine) dropAged(recent *[]stamped, n int) {
+	r := *recent
 	clear(r[:n])
 	r = r[n:]
 	if cap(r) > 64 && len(r) < cap(r)/4 {
 		r = slices.Clone(r)
 	}
 	*recent = r
-	return old
+}
+
+// ageSignals moves the signals older than the window to oldSignals.
+func (e *Engine) ageSignals() {
+	n := e.aged(e.signals)
+	for _, s := range e.signals[:n] {
+		e.addLazy(&e.oldSignals, s.t)
+	}
+	e.stats.SignalsAged += int64(n)
+	e.dropAged(&e.signals, n)
 }
 
 // forgetOldHandles drops, with the wide window, the handles whose last signal
 // is older than the window: oldSignals, which every wait learns, knows
 // what they hold.
 func (e *Engine) forgetOldHandles() {
-	e.oldSignals = e.age(&e.signals, e.oldSignals)
+	e.ageSignals()
 	for id, h := range e.handles {
 		if e.ts-h.ts > e.window {
 			delete(e.handles, id)

@@ -150,7 +150,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	} else {
 		if e.window > 0 {
 			e.fold(th)
-			th.learnWindow(b) // WINDOW: every old event of the thread
+			th.window.learnInto(b, 0) // WINDOW: every old event of the thread
 		}
 		e.prunePending(ev.q)
 		if err := w.pendingPreds(); err != nil {
@@ -175,14 +175,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	ch.last, ch.busy = k, true
 	st := b.timeOf(MakeEpoch(c, k))
 	if !ev.q.binder && e.window > 0 {
-		// This begin learned the window clock: a later one that knows it
-		// does not compare tc, nor look at the aged ends it learned. The
-		// first such begin since tc changed is tc's point; the last few,
-		// as likely known, are kept too.
-		if th.tc.at == 0 && th.tc.chunks != nil {
-			th.tc.at = st.top
-		}
-		th.learnedWindow(st.top)
+		th.window.learned(st.top)
 	}
 	ev.chain, ev.beginClock = c, k
 	ev.begin = st
@@ -261,14 +254,13 @@ func (e *Engine) endOp(op *traces.Op) error {
 	return nil
 }
 
-// foldAged is how many aged ends a looper keeps apart from its window
-// clock's tc before it folds them in (tests fold sooner: Engine.foldEvery).
+// foldAged is how many aged points a lazyJoin keeps apart from its tc
+// before it folds them in (tests fold sooner: Engine.foldEvery).
 const foldAged = 32
 
 // fold applies the time window at a begin on looper th: the events that
 // ended more than the window ago join its time-window clock, which every
-// later event of th inherits, and are no longer needed one by one. Their
-// ends join the clock's aged ends, which are folded into tc in batches.
+// later event of th inherits, and are no longer needed one by one.
 func (e *Engine) fold(th *thread) {
 	n := 0
 	for n < len(th.recent) && e.ts-th.recent[n].endTS > e.window {
@@ -278,10 +270,7 @@ func (e *Engine) fold(th *thread) {
 		return
 	}
 	for _, p := range th.recent[:n] {
-		th.aged = append(th.aged, p.end)
-	}
-	if len(th.aged) >= foldAged || e.foldEvery > 0 && len(th.aged) >= e.foldEvery {
-		e.foldWindow(th)
+		e.addLazy(&th.window, p.end)
 	}
 	for _, p := range th.recent[:n] {
 		p.absorbed = true
@@ -296,63 +285,117 @@ func (e *Engine) fold(th *thread) {
 	}
 }
 
-// foldWindow folds th's aged ends into tc.
-func (e *Engine) foldWindow(th *thread) {
-	if len(th.aged) == 0 {
-		return
-	}
-	th.tc = e.joinPoints(th.tc, len(th.aged), func(i int) Time { return th.aged[i] })
-	th.known = [len(th.known)]windowPoint{}
-	clear(th.aged)
-	th.aged = th.aged[:0]
+// lazyJoin is the join of many point times that most of those who learn
+// it know already: a looper's window clock (the ends of its events older
+// than the window) and the wide window's old signals. It is tc joined
+// with aged, the points added since tc was last folded: a learner skips
+// an aged point whose top it covers (an end's or a signal's time is its
+// top's) with one look, so they are folded into tc only in batches. A
+// learner that covers a point that learned tc as it is (tc's own, or one
+// of known) does not compare tc either, nor the aged points that one
+// learned. tc and aged change whenever a point ages, so a single point
+// of tc seldom lasts; kept apart, they do.
+type lazyJoin struct {
+	tc    Time
+	aged  []Time
+	known [4]windowPoint // the last points that learned tc as it is, newest first, one per chain
 }
 
-// windowPoint is a begin that learned a looper's window clock: tc as it
-// is, and its first aged ends.
+// windowPoint is a point whose time learned a lazyJoin's tc as it is, and
+// its first aged points.
 type windowPoint struct {
 	p    Epoch
 	aged int
 }
 
-// learnedWindow records p, the point of a begin that learned th's window
-// clock as it is, among the last such begins, one per chain (a later
-// point on a chain knows what an earlier one does).
-func (th *thread) learnedWindow(p Epoch) {
-	i := 0
-	for i < len(th.known)-1 && th.known[i].p != 0 && th.known[i].p.Chain() != p.Chain() {
-		i++
+// addLazy adds u, the time of a point (its top), to l.
+func (e *Engine) addLazy(l *lazyJoin, u Time) {
+	l.aged = append(l.aged, u)
+	if len(l.aged) >= foldAged || e.foldEvery > 0 && len(l.aged) >= e.foldEvery {
+		e.foldLazy(l)
 	}
-	copy(th.known[1:i+1], th.known[:i])
-	th.known[0] = windowPoint{p, len(th.aged)}
 }
 
-// knownWindow returns how many of th's aged ends b knows for sure with tc,
-// as it covers a begin that learned them, or -1 if it may not know tc.
-func (th *thread) knownWindow(b *builder) int {
-	for _, k := range th.known {
+// foldLazy folds l's aged points into tc.
+func (e *Engine) foldLazy(l *lazyJoin) {
+	if len(l.aged) == 0 {
+		return
+	}
+	l.tc = e.joinPoints(l.tc, len(l.aged), func(i int) Time { return l.aged[i] })
+	l.known = [len(l.known)]windowPoint{}
+	clear(l.aged)
+	l.aged = l.aged[:0]
+}
+
+// learned records that p, a point no time knows yet (it is published only
+// as it is last), learned l as it is: p's time knows tc and every aged
+// point. The first such point since tc changed is tc's point; the last
+// few, one per chain (a later point on a chain knows what an earlier one
+// does), as likely known, are kept too.
+func (l *lazyJoin) learned(p Epoch) {
+	if l.tc.at == 0 && l.tc.chunks != nil {
+		l.tc.at = p
+	}
+	i := 0
+	for i < len(l.known)-1 && l.known[i].p != 0 && l.known[i].p.Chain() != p.Chain() {
+		i++
+	}
+	copy(l.known[1:i+1], l.known[:i])
+	l.known[0] = windowPoint{p, len(l.aged)}
+}
+
+// coversApart reports whether b, with top, a component it holds apart (0:
+// none), covers x.
+func coversApart(b *builder, top, x Epoch) bool {
+	return top != 0 && x.Chain() == top.Chain() && x.Clock() <= top.Clock() || b.covers(x)
+}
+
+// knownBy returns how many of l's aged points b (with top apart, see
+// learnInto) knows for sure with tc, as it covers a point that learned
+// them, or -1 if it may not know tc.
+func (l *lazyJoin) knownBy(b *builder, top Epoch) int {
+	for _, k := range l.known {
 		if k.p == 0 {
 			break
 		}
-		if b.covers(k.p) {
+		if coversApart(b, top, k.p) {
 			return k.aged // the newest it covers, which learned the most
 		}
 	}
 	return -1
 }
 
-// learnWindow makes b know th's time-window clock: tc, and the aged ends
-// whose epoch b does not cover (an end's time is its epoch's).
-func (th *thread) learnWindow(b *builder) {
-	n := th.knownWindow(b)
+// learnInto makes b know l: tc, and the aged points whose top b does not
+// cover. top, if not 0, is a component b holds apart (a task's own clock,
+// when b holds only its vector). It reports whether b grew (or, rarely,
+// may have).
+func (l *lazyJoin) learnInto(b *builder, top Epoch) bool {
+	grew := false
+	n := l.knownBy(b, top)
 	if n < 0 {
-		b.learn(th.tc)
+		grew = b.learn(l.tc)
 		n = 0
 	}
-	for _, u := range th.aged[n:] {
-		if !b.covers(u.top) {
-			b.learn(u)
+	for _, u := range l.aged[n:] {
+		if !coversApart(b, top, u.top) && b.learn(u) {
+			grew = true
 		}
 	}
+	return grew
+}
+
+// learnLazy makes task t know l; it reports whether t learned something
+// (or, rarely, may have).
+func (e *Engine) learnLazy(t *task, l *lazyJoin) bool {
+	b := e.builder()
+	defer e.putBuilder(b)
+	b.startVector(t.st) // its top stays apart, as in Time.joinIn
+	grew := l.learnInto(b, t.st.top)
+	if grew {
+		t.st = b.timeOf(t.st.top)
+	}
+	l.learned(t.st.top)
+	return grew
 }
 
 // dropInterval removes ev's ATOMIC interval from its chain.

@@ -14,6 +14,7 @@ type foldRun struct {
 	times  []Time
 	epochs []Epoch
 	folded int64 // events folded into window clocks
+	aged   int64 // signals aged into the wide window's old signals
 	err    error // the error that stopped it, if not a contradiction of the model
 }
 
@@ -35,6 +36,7 @@ func runFolding(tr *trace, cfg Config, foldEvery int) foldRun {
 		r.err = e.Finish()
 	}
 	r.folded = e.Stats().WindowFolded
+	r.aged = e.Stats().SignalsAged
 	return r
 }
 
@@ -42,9 +44,10 @@ func runFolding(tr *trace, cfg Config, foldEvery int) foldRun {
 // window clock kept whole, as the obvious way) and in batches of 2 and
 // of foldAged (ends kept apart, learned one by one, and tc skipped by
 // the begins that know one that learned it), and fails t unless every
-// operation gets the same epoch and the same time. It returns how many
-// events were folded into window clocks.
-func checkFoldsAgree(t *testing.T, name string, tr *trace, cfg Config) int64 {
+// operation gets the same epoch and the same time. The wide window's old
+// signals are kept the same way (lazyJoin). It returns how many events
+// were folded into window clocks and how many signals were aged.
+func checkFoldsAgree(t *testing.T, name string, tr *trace, cfg Config) (folded, aged int64) {
 	t.Helper()
 	want := runFolding(tr, cfg, 1)
 	if want.err != nil {
@@ -66,13 +69,13 @@ func checkFoldsAgree(t *testing.T, name string, tr *trace, cfg Config) int64 {
 			}
 		}
 	}
-	return want.folded
+	return want.folded, want.aged
 }
 
-// TestWindowFoldsAgree checks the lazily folded window clock (thread.aged,
-// thread.known, tc's point) against folding every aged end at once, on
-// random traces with a small window and on an app-shaped one whose
-// window fills many times.
+// TestWindowFoldsAgree checks the lazily folded window clock and old
+// signals (lazyJoin: aged, known, tc's point) against folding every aged
+// end or signal at once, on random traces with a small window and on an
+// app-shaped one whose window fills many times.
 func TestWindowFoldsAgree(t *testing.T) {
 	n := 100
 	switch {
@@ -81,7 +84,7 @@ func TestWindowFoldsAgree(t *testing.T) {
 	case testing.Short():
 		n = 20
 	}
-	var folded int64
+	var folded, aged int64
 	for _, shape := range []genConfig{
 		{ops: 250, workers: 1, loopers: 3, binders: 1},
 		{ops: 400, workers: 2, loopers: 1, binders: 0},
@@ -91,7 +94,9 @@ func TestWindowFoldsAgree(t *testing.T) {
 			g.seed = seed
 			for _, gcEvery := range []int{3, 1 << 20} {
 				cfg := Config{Window: time.Millisecond, WideWindow: seed%2 == 0, GCEvery: gcEvery}
-				folded += checkFoldsAgree(t, "random", generate(g), cfg)
+				f, a := checkFoldsAgree(t, "random", generate(g), cfg)
+				folded += f
+				aged += a
 			}
 		}
 	}
@@ -107,7 +112,15 @@ func TestWindowFoldsAgree(t *testing.T) {
 	if folded < int64(n) {
 		t.Fatalf("random traces: %d events folded into window clocks: the test checks little", folded)
 	}
-	if folded := checkFoldsAgree(t, "app", tr, Config{Window: time.Second, WideWindow: true}); folded < int64(events)/2 {
+	if aged < int64(n) {
+		t.Fatalf("random traces: %d signals aged: the test checks little", aged)
+	}
+	folded, aged = checkFoldsAgree(t, "app", tr, Config{Window: time.Second, WideWindow: true})
+	if folded < int64(events)/2 {
 		t.Fatalf("app trace: %d of %d events folded into window clocks: the test checks little", folded, events)
 	}
+	if aged < foldAged {
+		t.Fatalf("app trace: %d signals aged: the test checks little", aged)
+	}
+
 }

@@ -292,8 +292,8 @@ func (e *Engine) roots() []root {
 		}
 	}
 	for _, th := range e.threads {
-		add(th.tc)
-		for _, u := range th.aged {
+		add(th.window.tc)
+		for _, u := range th.window.aged {
 			add(u)
 		}
 		add(th.endJoin)

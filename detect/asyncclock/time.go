@@ -8,8 +8,10 @@ import (
 
 // Chain identifies a chain of the decomposition: a sequence of tasks (a
 // thread, or events one after the other) whose operations are totally
-// ordered. Chains are numbered densely from 1, so an analysis can index
-// per-chain data by Chain (see [Engine.NumChains]).
+// ordered. Chains are numbered from 1, nearly densely (a looper's in
+// blocks of 32 of their own, which leave at most 31 numbers unused per
+// looper), so an analysis can index per-chain data by Chain (see
+// [Engine.NumChains]).
 type Chain uint32
 
 // Clock is a position on a chain. Clocks start at 1; 0 means "nothing of

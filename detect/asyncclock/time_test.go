@@ -49,21 +49,42 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 		// pointTime holds the plain time of every published point: a
 		// time's point (Time.at) must know its whole vector.
 		pointTime := map[Epoch][]Clock{}
-		checkAt := func(step int, what string, got Time) {
+		// pointPlain returns the plain time of point p, as known so far.
+		pointPlain := func(step int, what string, p Epoch) []Clock {
 			t.Helper()
-			if got.at == 0 {
-				return
-			}
-			pt, ok := pointTime[got.at]
-			if c := got.at.Chain(); !ok && int(c) < len(tasks) && tasks[c] != nil && tasks[c].st.top == got.at {
+			pt, ok := pointTime[p]
+			if c := p.Chain(); !ok && int(c) < len(tasks) && tasks[c] != nil && tasks[c].st.top == p {
 				pt, ok = plain[c], true // its task's current point, not published yet
 			}
 			if !ok {
-				t.Fatalf("seed %d step %d: %s: %v has point %v, which is no point", seed, step, what, got, got.at)
+				t.Fatalf("seed %d step %d: %s: %v is no point", seed, step, what, p)
 			}
-			for c, k := range plainOf(Time{chunks: got.chunks}) {
-				if k > pt[c] {
-					t.Fatalf("seed %d step %d: %s: %v has point %v, whose time %v does not know chain %d's clock %d", seed, step, what, got, got.at, pt, c, k)
+			return pt
+		}
+		// checkAt checks the points of got and of its blocks (chunk.at):
+		// each must know what it stands for.
+		checkAt := func(step int, what string, got Time) {
+			t.Helper()
+			if got.at != 0 {
+				pt := pointPlain(step, what, got.at)
+				for c, k := range plainOf(Time{chunks: got.chunks}) {
+					if k > pt[c] {
+						t.Fatalf("seed %d step %d: %s: %v has point %v, whose time %v does not know chain %d's clock %d", seed, step, what, got, got.at, pt, c, k)
+					}
+				}
+			}
+			for i, ch := range got.chunks {
+				if ch == nil {
+					continue
+				}
+				if ch.at == 0 {
+					continue
+				}
+				pt := pointPlain(step, what, ch.at)
+				for j, k := range ch.clocks {
+					if c := i<<chunkBits | j; c < len(pt) && k > pt[c] || c >= len(pt) && k > 0 {
+						t.Fatalf("seed %d step %d: %s: block %d of %v has point %v, whose time %v does not know chain %d's clock %d", seed, step, what, i, got, ch.at, pt, c, k)
+					}
 				}
 			}
 		}
