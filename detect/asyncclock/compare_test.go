@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/licorice-dev/licorice/traces"
+	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
 // trace is a trace held in memory for tests.
@@ -16,6 +17,17 @@ type trace struct {
 	syms  *traces.Symbols
 	ops   []traces.Op
 	lines []int
+}
+
+// generated is the trace tracetest generates for cfg, each op on its line
+// of the text form.
+func generated(cfg tracetest.Config) *trace {
+	tt := tracetest.Generate(cfg)
+	tr := &trace{syms: tt.Symbols, ops: tt.Ops, lines: make([]int, len(tt.Ops))}
+	for i := range tr.lines {
+		tr.lines[i] = i + 2
+	}
+	return tr
 }
 
 // parseTrace reads a JSONL trace (header line optional), validating it.

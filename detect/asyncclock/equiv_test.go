@@ -103,13 +103,9 @@ func TestEquivalenceTracetest(t *testing.T) {
 	}
 	var total tracetest.Coverage
 	for seed := range int64(n) {
-		tt := tracetest.Generate(tracetest.Small(seed))
-		cov := tracetest.Measure(tt.Ops)
+		tr := generated(tracetest.Small(seed))
+		cov := tracetest.Measure(tr.ops)
 		total.Add(&cov)
-		tr := &trace{syms: tt.Symbols, ops: tt.Ops, lines: make([]int, len(tt.Ops))}
-		for i := range tr.lines {
-			tr.lines[i] = i + 2
-		}
 		checkEquivalent(t, fmt.Sprintf("tracetest.Small(%d)", seed), tr, Config{})
 		if seed%4 == 0 {
 			checkEquivalent(t, fmt.Sprintf("tracetest.Small(%d)", seed), tr, Config{Window: 20 * time.Millisecond, WideWindow: seed%8 == 0})

@@ -104,11 +104,7 @@ func TestWindowFoldsAgree(t *testing.T) {
 	if testing.Short() {
 		events = 2_000
 	}
-	tt := tracetest.Generate(tracetest.App(events, 3))
-	tr := &trace{syms: tt.Symbols, ops: tt.Ops, lines: make([]int, len(tt.Ops))}
-	for i := range tr.lines {
-		tr.lines[i] = i + 2
-	}
+	tr := generated(tracetest.App(events, 3))
 	if folded < int64(n) {
 		t.Fatalf("random traces: %d events folded into window clocks: the test checks little", folded)
 	}

@@ -73,11 +73,7 @@ func TestMemoWalksApp(t *testing.T) {
 	if testing.Short() {
 		events = 3_000
 	}
-	tt := tracetest.Generate(tracetest.App(events, 2))
-	tr := &trace{syms: tt.Symbols, ops: tt.Ops, lines: make([]int, len(tt.Ops))}
-	for i := range tr.lines {
-		tr.lines[i] = i + 2
-	}
+	tr := generated(tracetest.App(events, 2))
 	for _, cfg := range []Config{{Window: DefaultWindow, WideWindow: true}, {}} {
 		e, err := stepAll(tr, cfg)
 		if err != nil {
