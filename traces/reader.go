@@ -45,7 +45,8 @@ const progressEvery = 1 << 16
 
 // WithProgress makes the reader call f with the number of ops read since
 // its last call, every 65536 ops and at the end of the trace: for progress
-// bars, at no cost per op.
+// bars, at no cost per op. It is called by the goroutine that reads, which
+// under [EachAhead] is not the caller's.
 func WithProgress(f func(ops int)) Option { return func(o *readerOptions) { o.progress = f } }
 
 // Reader streams the operations of a trace in any of its forms. By default
