@@ -151,7 +151,7 @@ func (w *walk) priority(send Time) error {
 		return nil
 	}
 	for i := range w.target.q.heads {
-		if err := w.head(&w.target.q.heads[i], send, need); err != nil {
+		if err := w.head(&w.target.q.heads[i], &send, need); err != nil {
 			return err
 		}
 	}
@@ -179,7 +179,7 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 	if _, err := w.pred(prev, Priority); err != nil {
 		return err
 	}
-	if err := w.head(&q.heads[own.head], send, need); err != nil {
+	if err := w.head(&q.heads[own.head], &send, need); err != nil {
 		return err
 	}
 	base := prev.send
@@ -212,7 +212,7 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 			if h == nil {
 				continue
 			}
-			if err := w.head(h, send, need); err != nil {
+			if err := w.head(h, &send, need); err != nil {
 				return err
 			}
 		}
@@ -242,7 +242,7 @@ func (w *walk) removedPriority() error {
 
 // head walks, for priority, the list of one chain's sends to the queue
 // back from the last one send knows.
-func (w *walk) head(h *listHead, send Time, need uint8) error {
+func (w *walk) head(h *listHead, send *Time, need uint8) error {
 	v := send.Get(h.chain)
 	if h.first == 0 || v < h.first {
 		return nil // it knows none of the chain's sends still listed
