@@ -74,9 +74,7 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 			if b.err == io.EOF {
 				return nil
 			}
-			if len(b.ops) < aheadBatch { // the error is the op after the last one
-				r.visitedLine = b.lines[len(b.ops)]
-			}
+			r.visitedLine = b.lines[len(b.ops)] // the line of the op that failed, after the last one read
 			return b.err
 		}
 		free <- b

@@ -24,6 +24,19 @@ type visit struct {
 
 type eachFunc func(context.Context, *traces.Reader, func(*traces.Op) error) error
 
+// smallTrace is tracetest.Small(seed) with the given number of events, in
+// format f.
+func smallTrace(t *testing.T, seed int64, events int, f traces.Format) []byte {
+	t.Helper()
+	cfg := tracetest.Small(seed)
+	cfg.Events = events
+	var buf bytes.Buffer
+	if _, err := tracetest.Write(context.Background(), &buf, f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // record reads data with each, stopping visit with an error after stopAt
 // ops if stopAt > 0.
 func record(t *testing.T, data []byte, each eachFunc, stopAt int) visit {
@@ -76,16 +89,10 @@ func TestEachAheadAsEach(t *testing.T) {
 	}
 	for _, events := range []int{0, 1, 40, 300} {
 		for _, f := range []traces.Format{traces.JSONL, traces.JSONLZstd, traces.LCT} {
-			cfg := tracetest.Small(int64(events) + 1)
-			cfg.Events = events
-			var buf bytes.Buffer
-			if _, err := tracetest.Write(context.Background(), &buf, f, cfg); err != nil {
-				t.Fatal(err)
-			}
 			inputs = append(inputs, struct {
 				name string
 				data []byte
-			}{f.String() + "/events=" + strconv.Itoa(events), buf.Bytes()})
+			}{f.String() + "/events=" + strconv.Itoa(events), smallTrace(t, int64(events)+1, events, f)})
 		}
 	}
 	bad, err := filepath.Glob(filepath.Join("testdata", "invalid", "*.jsonl"))
@@ -119,14 +126,9 @@ func TestEachAheadAsEach(t *testing.T) {
 // reading goroutine interns into it (run it with -race; JSONL interns
 // op by op), and checks that the strings of the ops are those Each gives.
 func TestEachAheadSharesSymbols(t *testing.T) {
-	cfg := tracetest.Small(7)
-	cfg.Events = 2000
-	var buf bytes.Buffer
-	if _, err := tracetest.Write(context.Background(), &buf, traces.JSONL, cfg); err != nil {
-		t.Fatal(err)
-	}
+	data := smallTrace(t, 7, 2000, traces.JSONL)
 	strs := func(each eachFunc) []string {
-		r, err := traces.NewReader(bytes.NewReader(buf.Bytes()))
+		r, err := traces.NewReader(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,13 +164,7 @@ func TestEachAheadSharesSymbols(t *testing.T) {
 // TestEachAheadStopsWithContext checks that a cancelled context stops
 // EachAhead with its error.
 func TestEachAheadStopsWithContext(t *testing.T) {
-	cfg := tracetest.Small(3)
-	cfg.Events = 500
-	var buf bytes.Buffer
-	if _, err := tracetest.Write(context.Background(), &buf, traces.LCT, cfg); err != nil {
-		t.Fatal(err)
-	}
-	r, err := traces.NewReader(bytes.NewReader(buf.Bytes()))
+	r, err := traces.NewReader(bytes.NewReader(smallTrace(t, 3, 500, traces.LCT)))
 	if err != nil {
 		t.Fatal(err)
 	}

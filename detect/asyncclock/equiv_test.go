@@ -16,6 +16,18 @@ import (
 //	go test ./detect/asyncclock -run Equivalence -equiv 5000
 var equivN = flag.Int("equiv", 0, "number of random traces per shape in the equivalence tests (0: by -short)")
 
+// randomRuns is how many random traces a test of the engines runs: as
+// many as -equiv says, or short with -short, or full.
+func randomRuns(full, short int) int {
+	switch {
+	case *equivN > 0:
+		return *equivN
+	case testing.Short():
+		return short
+	}
+	return full
+}
+
 // checkEquivalent fails t with a minimal trace if the engines disagree on tr.
 func checkEquivalent(t *testing.T, name string, tr *trace, cfg Config) {
 	t.Helper()
@@ -29,13 +41,7 @@ func checkEquivalent(t *testing.T, name string, tr *trace, cfg Config) {
 }
 
 func TestEquivalenceRandom(t *testing.T) {
-	n := 300
-	switch {
-	case *equivN > 0:
-		n = *equivN
-	case testing.Short():
-		n = 60
-	}
+	n := randomRuns(300, 60)
 	shapes := []genConfig{
 		{ops: 120, workers: 2, loopers: 2, binders: 2},
 		{ops: 250, workers: 3, loopers: 1, binders: 0},
@@ -94,13 +100,7 @@ func TestGeneratorCoverage(t *testing.T) {
 // exactly the same pairs of operations and of events, with the window off
 // (and, as a bonus, with a small one).
 func TestEquivalenceTracetest(t *testing.T) {
-	n := 200
-	switch {
-	case *equivN > 0:
-		n = *equivN
-	case testing.Short():
-		n = 20
-	}
+	n := randomRuns(200, 20)
 	var total tracetest.Coverage
 	for seed := range int64(n) {
 		tr := generated(tracetest.Small(seed))

@@ -77,13 +77,7 @@ func checkFoldsAgree(t *testing.T, name string, tr *trace, cfg Config) (folded, 
 // end or signal at once, on random traces with a small window and on an
 // app-shaped one whose window fills many times.
 func TestWindowFoldsAgree(t *testing.T) {
-	n := 100
-	switch {
-	case *equivN > 0:
-		n = *equivN
-	case testing.Short():
-		n = 20
-	}
+	n := randomRuns(100, 20)
 	var folded, aged int64
 	for _, shape := range []genConfig{
 		{ops: 250, workers: 1, loopers: 3, binders: 1},

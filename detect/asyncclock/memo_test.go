@@ -31,13 +31,7 @@ func stepAll(tr *trace, cfg Config) (*Engine, error) {
 // (each one makes the memos stale; the equivalence test collects every
 // three begins, which leaves them little use).
 func TestMemoWalks(t *testing.T) {
-	n := 60
-	switch {
-	case *equivN > 0:
-		n = *equivN
-	case testing.Short():
-		n = 15
-	}
+	n := randomRuns(60, 15)
 	var used int64
 	for _, shape := range []genConfig{
 		{ops: 250, workers: 2, loopers: 1, binders: 0},
