@@ -40,7 +40,7 @@ func TestChainsNearWidth(t *testing.T) {
 					t.Fatal(err)
 				}
 				if op.Kind == traces.Begin {
-					if ev := e.events[op.Task]; !ev.q.binder {
+					if ev := e.events.get(op.Task); !ev.q.binder {
 						ran[ev.th] = append(ran[ev.th], ev)
 					}
 				}

@@ -55,17 +55,18 @@ type Engine struct {
 	syms   *traces.Symbols
 	file   string
 
-	tasks   map[traces.Sym]*task // running tasks: threads' own tasks and running events
-	threads map[traces.Sym]*thread
-	events  map[traces.Sym]*event // tracked events
-	queues  map[traces.Sym]*queue
-	handles map[traces.Sym]handle
-	forks   map[traces.Sym]Time // forked threads that have not begun
-	chains  []chain             // by Chain; chains[0] is unused
-	spans   []span              // by Chain: where its ATOMIC intervals are (see span)
-	tails   []tail              // by Chain: its last ATOMIC intervals (see tail)
-	ext     Time                // the last external send
-	extTask *task               // sends from outside the program (no "t")
+	tasks      symTable[task] // running tasks: threads' own tasks and running events
+	threads    symTable[thread]
+	events     symTable[event] // tracked events
+	queues     symTable[queue]
+	queueOrder []*queue // the queues in the order they were made (queue.idx − 1)
+	handles    symTable[handle]
+	forks      map[traces.Sym]Time // forked threads that have not begun
+	chains     []chain             // by Chain; chains[0] is unused
+	spans      []span              // by Chain: where its ATOMIC intervals are (see span)
+	tails      []tail              // by Chain: its last ATOMIC intervals (see tail)
+	ext        Time                // the last external send
+	extTask    *task               // sends from outside the program (no "t")
 
 	binderChains []Chain // the chains of binder events, oldest first (a looper's are in its thread)
 	// The blocks of chain numbers that new chains take (see newChain):
@@ -96,7 +97,6 @@ type Engine struct {
 	lastID traces.Sym
 	last   *task
 
-	nextQueue     uint32
 	begins        int // event begins since the last collection
 	gcAt          int
 	pool          []*builder
@@ -136,20 +136,15 @@ type Stats struct {
 // error messages and to name events).
 func New(syms *traces.Symbols, cfg Config) *Engine {
 	e := &Engine{
-		cfg:     cfg,
-		window:  float64(cfg.Window) / float64(time.Millisecond),
-		wide:    cfg.Window > 0 && cfg.WideWindow,
-		syms:    syms,
-		tasks:   make(map[traces.Sym]*task),
-		threads: make(map[traces.Sym]*thread),
-		events:  make(map[traces.Sym]*event),
-		queues:  make(map[traces.Sym]*queue),
-		handles: make(map[traces.Sym]handle),
-		forks:   make(map[traces.Sym]Time),
-		chains:  make([]chain, 1, 64),
-		spans:   make([]span, 1, 64),
-		tails:   make([]tail, 1, 64),
-		gcAt:    4096,
+		cfg:    cfg,
+		window: float64(cfg.Window) / float64(time.Millisecond),
+		wide:   cfg.Window > 0 && cfg.WideWindow,
+		syms:   syms,
+		forks:  make(map[traces.Sym]Time),
+		chains: make([]chain, 1, 64),
+		spans:  make([]span, 1, 64),
+		tails:  make([]tail, 1, 64),
+		gcAt:   4096,
 	}
 	if cfg.GCEvery > 0 {
 		e.gcAt = cfg.GCEvery
@@ -481,16 +476,16 @@ func (e *Engine) NumChains() int { return int(e.maxChain) + 1 }
 func (e *Engine) Stats() Stats {
 	s := e.stats
 	s.Chains = e.numChains
-	s.Tracked = len(e.events)
-	s.LiveHandles = len(e.handles)
-	s.Threads = len(e.threads)
+	s.Tracked = e.events.len()
+	s.LiveHandles = e.handles.len()
+	s.Threads = e.threads.len()
 	return s
 }
 
 // TaskTime returns the current time of a running task (a thread, or an
 // event while it runs).
 func (e *Engine) TaskTime(id traces.Sym) (Time, bool) {
-	t := e.tasks[id]
+	t := e.tasks.get(id)
 	if t == nil {
 		return Time{}, false
 	}
@@ -507,7 +502,7 @@ func (e *Engine) at(t *task) {
 func (e *Engine) run(op *traces.Op) (*task, error) {
 	t := e.last
 	if op.Task != e.lastID || t == nil {
-		t = e.tasks[op.Task]
+		t = e.tasks.get(op.Task)
 		if t == nil {
 			return nil, e.invalid(op, "task %s is not running", e.name(op.Task))
 		}
@@ -529,7 +524,7 @@ func (e *Engine) tick(t *task) {
 }
 
 func (e *Engine) forget(id traces.Sym) {
-	delete(e.tasks, id)
+	e.tasks.delete(id)
 	if e.lastID == id {
 		e.last = nil
 	}
@@ -571,7 +566,7 @@ type chainRange struct{ next, end Chain }
 
 func (e *Engine) threadBegin(op *traces.Op) error {
 	id := op.Task
-	if _, ok := e.threads[id]; ok {
+	if e.threads.get(id) != nil {
 		return e.invalid(op, "thread %s began twice", e.name(id))
 	}
 	th := &thread{id: id, kind: op.ThreadKind}
@@ -598,8 +593,8 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	ch.last++
 	st = st.with(MakeEpoch(c, ch.last))
 	th.own = &task{id: id, st: st, th: th}
-	e.threads[id] = th
-	e.tasks[id] = th.own
+	e.threads.set(id, th)
+	e.tasks.set(id, th.own)
 	e.at(th.own)
 	return nil
 }
@@ -645,7 +640,7 @@ func (e *Engine) join(op *traces.Op) error {
 	if err != nil {
 		return err
 	}
-	th := e.threads[op.Thread]
+	th := e.threads.get(op.Thread)
 	if th == nil || !th.ended {
 		return e.invalid(op, "join of thread %s, which has not ended", e.name(op.Thread))
 	}
@@ -662,14 +657,12 @@ func (e *Engine) signal(op *traces.Op) error {
 	if err != nil {
 		return err
 	}
-	h := e.handles[op.Name]
-	if h.t.top == 0 && h.t.chunks == nil {
-		h.t = t.st // a handle's first signal: share the time as it is
+	if h := e.handles.get(op.Name); h == nil {
+		e.handles.set(op.Name, &handle{t: t.st, ts: e.ts}) // a handle's first signal: share the time as it is
 	} else {
 		h.t = e.joinTimes(h.t, t.st)
+		h.ts = e.ts
 	}
-	h.ts = e.ts
-	e.handles[op.Name] = h
 	if e.wide {
 		e.signals = append(e.signals, stamped{t: t.st, ts: e.ts})
 	}
@@ -684,7 +677,7 @@ func (e *Engine) wait(op *traces.Op) error {
 		return err
 	}
 	learned := false
-	if h, ok := e.handles[op.Name]; ok {
+	if h := e.handles.get(op.Name); h != nil {
 		e.learn(t, h.t)
 		learned = true
 	}
@@ -753,9 +746,9 @@ func (e *Engine) ageSignals() {
 // what they hold.
 func (e *Engine) forgetOldHandles() {
 	e.ageSignals()
-	for id, h := range e.handles {
+	for id, h := range e.handles.all() {
 		if e.ts-h.ts > e.window {
-			delete(e.handles, id)
+			e.handles.delete(id)
 		}
 	}
 }
@@ -768,11 +761,11 @@ func (e *Engine) attach(op *traces.Op) error {
 	if t.ev != nil || t.th.kind == traces.Worker {
 		return e.invalid(op, "only looper and binder threads attach queues")
 	}
-	q := e.queues[op.Queue]
+	q := e.queues.get(op.Queue)
 	if q == nil {
-		e.nextQueue++
-		q = &queue{id: op.Queue, idx: e.nextQueue, binder: t.th.kind == traces.Binder}
-		e.queues[op.Queue] = q
+		q = &queue{id: op.Queue, idx: uint32(len(e.queueOrder) + 1), binder: t.th.kind == traces.Binder}
+		e.queues.set(op.Queue, q)
+		e.queueOrder = append(e.queueOrder, q)
 	}
 	if !q.binder {
 		q.looper = t.th

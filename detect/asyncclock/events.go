@@ -22,11 +22,11 @@ func (e *Engine) externalTask() *task {
 }
 
 func (e *Engine) send(op *traces.Op) error {
-	q := e.queues[op.Queue]
+	q := e.queues.get(op.Queue)
 	if q == nil {
 		return e.invalid(op, "send to queue %s, which no thread serves", e.name(op.Queue))
 	}
-	if _, dup := e.events[op.Event]; dup {
+	if e.events.get(op.Event) != nil {
 		return e.invalid(op, "event %s was sent twice", e.name(op.Event))
 	}
 	var t *task
@@ -63,9 +63,9 @@ func (e *Engine) send(op *traces.Op) error {
 	if op.SendKind != traces.AtFront {
 		ev.time = op.Time
 	}
-	e.events[ev.id] = ev
+	e.events.set(ev.id, ev)
 	e.stats.Events++
-	e.stats.MaxTracked = max(e.stats.MaxTracked, len(e.events))
+	e.stats.MaxTracked = max(e.stats.MaxTracked, e.events.len())
 	if q.binder {
 		p := ev.proc()
 		q.bpend[p] = append(q.bpend[p], ev)
@@ -96,7 +96,7 @@ func (e *Engine) remove(op *traces.Op) error {
 	if err != nil {
 		return err
 	}
-	ev := e.events[op.Event]
+	ev := e.events.get(op.Event)
 	if ev == nil || ev.status != evPending {
 		return e.invalid(op, "remove of event %s, which is not pending", e.name(op.Event))
 	}
@@ -119,11 +119,11 @@ func (e *Engine) remove(op *traces.Op) error {
 }
 
 func (e *Engine) beginOp(op *traces.Op) error {
-	ev := e.events[op.Task]
+	ev := e.events.get(op.Task)
 	if ev == nil || ev.status != evPending {
 		return e.invalid(op, "begin of event %s, which is not pending", e.name(op.Task))
 	}
-	th := e.threads[op.Thread]
+	th := e.threads.get(op.Thread)
 	if th == nil || th.ended || th.running != nil || th.kind == traces.Worker {
 		return e.invalid(op, "thread %s cannot run event %s now", e.name(op.Thread), e.name(op.Task))
 	}
@@ -186,7 +186,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	th.running = ev
 	t := &ev.run
 	*t = task{id: ev.id, st: st, th: th, ev: ev}
-	e.tasks[ev.id] = t
+	e.tasks.set(ev.id, t)
 	e.at(t)
 	if e.begins++; e.begins&255 == 1 {
 		e.stats.MaxTimeLen = max(e.stats.MaxTimeLen, st.Len())
@@ -425,8 +425,8 @@ func (e *Engine) release(ev *event) {
 		return
 	}
 	ev.end = Time{}
-	if e.events[ev.id] == ev {
-		delete(e.events, ev.id)
+	if e.events.get(ev.id) == ev {
+		e.events.delete(ev.id)
 	}
 }
 

@@ -18,7 +18,7 @@ func (e *Engine) collect() {
 	e.stats.Collections++
 	// LOOPEND needs only the join of the ended events; with the window, a
 	// looper's recent events wait to be folded into its window clock.
-	for _, th := range e.threads {
+	for _, th := range e.threads.all() {
 		if e.window == 0 || th.kind != traces.Looper {
 			th.endJoin = e.joinEnds(th.endJoin, th.recent)
 			for _, p := range th.recent {
@@ -28,7 +28,7 @@ func (e *Engine) collect() {
 			th.recent = th.recent[:0]
 		}
 	}
-	for _, q := range e.queueList() {
+	for _, q := range e.queueOrder {
 		if q.binder {
 			continue
 		}
@@ -37,7 +37,7 @@ func (e *Engine) collect() {
 	if e.window == 0 {
 		e.heirless()
 	}
-	for _, q := range e.queueList() {
+	for _, q := range e.queueOrder {
 		if q.binder {
 			continue
 		}
@@ -77,22 +77,12 @@ func (e *Engine) collect() {
 // listEntries returns the number of entries of all async-before lists.
 func (e *Engine) listEntries() int {
 	n := 0
-	for _, q := range e.queues {
+	for _, q := range e.queueOrder {
 		for _, h := range q.heads {
 			n += len(h.l.entries)
 		}
 	}
 	return n
-}
-
-// queueList returns the queues in a fixed order, for determinism.
-func (e *Engine) queueList() []*queue {
-	qs := make([]*queue, 0, len(e.queues))
-	for _, q := range e.queues {
-		qs = append(qs, q)
-	}
-	slices.SortFunc(qs, func(a, b *queue) int { return int(a.idx) - int(b.idx) })
-	return qs
 }
 
 // retireRemoved applies the time window to the removed events of l: one
@@ -188,7 +178,7 @@ func (e *Engine) heirless() {
 	var live []bool
 	next := map[[2]int64]Clock{}
 	var nextSame []Clock
-	for _, q := range e.queueList() {
+	for _, q := range e.queueOrder {
 		for _, h := range q.heads {
 			l, j := h.l, h.chain
 			n := len(l.entries)
@@ -230,7 +220,7 @@ func (e *Engine) heirless() {
 			}
 		}
 	}
-	for _, th := range e.threads {
+	for _, th := range e.threads.all() {
 		for _, c := range th.atomicChains {
 			ch := &e.chains[c]
 			kept := ch.intervals[:0]
@@ -259,10 +249,10 @@ func (e *Engine) heirless() {
 func (e *Engine) roots() []root {
 	var rs []root
 	add := func(t Time) { rs = append(rs, root{t: t}) }
-	for _, t := range e.tasks {
+	for _, t := range e.tasks.all() {
 		add(t.st)
 	}
-	for _, h := range e.handles {
+	for _, h := range e.handles.all() {
 		add(h.t)
 	}
 	for _, f := range e.forks {
@@ -291,7 +281,7 @@ func (e *Engine) roots() []root {
 			rs = append(rs, r)
 		}
 	}
-	for _, th := range e.threads {
+	for _, th := range e.threads.all() {
 		add(th.window.tc)
 		for _, u := range th.window.aged {
 			add(u)
@@ -317,14 +307,14 @@ func (e *Engine) roots() []root {
 			}
 		}
 	}
-	for _, q := range e.queueList() {
+	for _, q := range e.queueOrder {
 		for _, h := range q.heads {
 			for _, x := range h.l.entries {
 				hold(x.ev)
 			}
 		}
 	}
-	for _, q := range e.queues {
+	for _, q := range e.queueOrder {
 		for _, ev := range q.af {
 			hold(ev)
 			if ev.afJoin != nil {
@@ -348,12 +338,12 @@ func (e *Engine) roots() []root {
 // and none of its events is pending there.
 func (e *Engine) pruneIPCAsync() {
 	byIdx := make(map[uint32]*queue)
-	for _, q := range e.queues {
+	for _, q := range e.queueOrder {
 		byIdx[q.idx] = q
 	}
-	for _, th := range e.threads {
+	for _, th := range e.threads.all() {
 		for k, last := range th.ipcAsync {
-			if e.tasks[k.sender] != nil || byIdx[k.q].pendingFrom(k.sender) {
+			if e.tasks.get(k.sender) != nil || e.queueOrder[k.q-1].pendingFrom(k.sender) {
 				continue
 			}
 			delete(th.ipcAsync, k)
