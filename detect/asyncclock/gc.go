@@ -337,10 +337,6 @@ func (e *Engine) roots() []root {
 // sender that will send nothing more to the queue: it has stopped running
 // and none of its events is pending there.
 func (e *Engine) pruneIPCAsync() {
-	byIdx := make(map[uint32]*queue)
-	for _, q := range e.queueOrder {
-		byIdx[q.idx] = q
-	}
 	for _, th := range e.threads.all() {
 		for k, last := range th.ipcAsync {
 			if e.tasks.get(k.sender) != nil || e.queueOrder[k.q-1].pendingFrom(k.sender) {
