@@ -44,7 +44,6 @@ func (e *Engine) collect() {
 		kept := q.heads[:0]
 		for _, h := range q.heads {
 			l := h.l
-			e.retireRemoved(l)
 			l.compact(e)
 			if len(l.entries) == 0 {
 				q.lists[l.chain] = nil
@@ -85,8 +84,8 @@ func (e *Engine) listEntries() int {
 	return n
 }
 
-// retireRemoved applies the time window to the removed events of l: one
-// whose run(E) was resolved more than the window ago is absorbed like an
+// retireRemoved applies the time window to p, an event of an async-before
+// list, if it was removed: one whose run(E) was resolved more than the window ago is absorbed like an
 // old event of the looper. It is not in the looper's window clock, but
 // whatever its run(E) knows is known to every later begin of the looper
 // that it could precede: its send by the rules that would order it first
@@ -95,33 +94,34 @@ func (e *Engine) listEntries() int {
 // events of the looper now (or removed events that are older still).
 // Only queries about the removed event itself lose order, as the window
 // already allows.
-func (e *Engine) retireRemoved(l *sendList) {
-	if e.window == 0 {
-		return
-	}
-	for i := range l.entries {
-		if p := l.entries[i].ev; p.status == evResolved && !p.absorbed && e.ts-p.endTS > e.window {
-			p.absorbed = true
-			e.stats.WindowFolded++
-		}
+func (e *Engine) retireRemoved(p *event) {
+	if e.window > 0 && p.status == evResolved && !p.absorbed && e.ts-p.endTS > e.window {
+		p.absorbed = true
+		e.stats.WindowFolded++
 	}
 }
 
 // compact drops the entries of absorbed (or heirless) events, which no
 // walk needs to look at, and summarizes the entries that stay afresh:
 // categories and times only the dropped entries had no longer keep a walk
-// from stopping early.
+// from stopping early. It retires the removed events it looks at first
+// (retireRemoved), in the same pass over their events.
 func (l *sendList) compact(e *Engine) {
-	kept := l.entries[:0]
-	for _, x := range l.entries {
+	n := 0
+	for i := range l.entries {
+		x := &l.entries[i]
+		e.retireRemoved(x.ev)
 		if x.ev.absorbed || x.dead {
 			e.release(x.ev)
 			continue
 		}
-		kept = append(kept, x)
+		if n != i {
+			l.entries[n] = *x
+		}
+		n++
 	}
-	clear(l.entries[len(kept):])
-	l.entries = kept
+	clear(l.entries[n:])
+	l.entries = l.entries[:n]
 	if cap(l.entries) > 64 && len(l.entries) < cap(l.entries)/4 {
 		l.entries = slices.Clone(l.entries)
 	}
