@@ -273,6 +273,22 @@ func (e *Engine) setSpan(c Chain) {
 	}
 }
 
+// appendInterval appends iv to chain c's intervals, after all of them,
+// and updates c's span and tail as setSpan would, without going over
+// them again.
+func (e *Engine) appendInterval(c Chain, iv interval) {
+	ch := &e.chains[c]
+	ch.intervals = append(ch.intervals, iv)
+	sp := &e.spans[c]
+	if len(ch.intervals) == 1 {
+		sp.lo = iv.begin
+	}
+	sp.hi = iv.end
+	t := &e.tails[c]
+	copy(t[1:], t[:tailLen-1])
+	t[0] = clocks{iv.begin, iv.end}
+}
+
 // mayHold reports whether clock k of the tail's chain, inside the chain's
 // span, may be inside one of its intervals (k in [begin, end)): it is
 // exact when it says no, and when it says yes for a k in one of the

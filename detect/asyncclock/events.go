@@ -222,8 +222,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 	th.running = nil
 	if th.kind == traces.Looper {
 		ch := &e.chains[ev.chain]
-		ch.intervals = append(ch.intervals, interval{begin: ev.beginClock, end: ev.endClock, ev: ev})
-		e.setSpan(ev.chain)
+		e.appendInterval(ev.chain, interval{begin: ev.beginClock, end: ev.endClock, ev: ev})
 		ev.refs++
 		if !ch.atomic {
 			ch.atomic = true
