@@ -241,7 +241,7 @@ func TestChainsInBlocksOfTheirKind(t *testing.T) {
 		blockKind := map[int]kind{}
 		for c := 1; c < len(e.chains); c++ {
 			ch := &e.chains[c]
-			if ch.last == 0 {
+			if e.tips[c].last == 0 {
 				if c < e.NumChains() && ch.owner != nil {
 					t.Fatalf("chain %d has an owner but no clock", c)
 				}

@@ -63,6 +63,7 @@ type Engine struct {
 	handles    symTable[handle]
 	forks      map[traces.Sym]Time // forked threads that have not begun
 	chains     []chain             // by Chain; chains[0] is unused
+	tips       []chainTip          // by Chain: its last clock and whether it runs (see chainTip)
 	spans      []span              // by Chain: where its ATOMIC intervals are (see span)
 	tails      []tail              // by Chain: its last ATOMIC intervals (see tail)
 	ext        Time                // the last external send
@@ -142,6 +143,7 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		syms:   syms,
 		forks:  make(map[traces.Sym]Time),
 		chains: make([]chain, 1, 64),
+		tips:   make([]chainTip, 1, 64),
 		spans:  make([]span, 1, 64),
 		tails:  make([]tail, 1, 64),
 		gcAt:   4096,
@@ -232,10 +234,17 @@ type thread struct {
 type chain struct {
 	owner     *thread // the thread whose events (or own operations) it holds; nil for removed binder events
 	own       bool    // a thread's own chain (or the external world's)
-	busy      bool    // its task (an event, or a thread) runs now
 	atomic    bool    // in its owner's atomicChains
-	last      Clock   // the last clock used
 	intervals []interval
+}
+
+// chainTip is where a chain stands: the last clock used, and whether its
+// task (an event, or a thread) runs now. The tips of all chains sit
+// together, apart from the chains, as spans do: place looks at the tips
+// of a looper's chains one after another at every begin.
+type chainTip struct {
+	last Clock
+	busy bool
 }
 
 // span is the clocks of a chain its ATOMIC intervals cover, from the
@@ -539,7 +548,7 @@ func (e *Engine) tick(t *task) {
 	c := t.st.top.Chain()
 	k := t.st.top.Clock() + 1
 	t.st.top = MakeEpoch(c, k)
-	e.chains[c].last = k
+	e.tips[c].last = k
 	t.published = false
 }
 
@@ -565,12 +574,14 @@ func (e *Engine) newChain(owner *thread, own bool) Chain {
 		end := start + chunkSize
 		r.next, r.end = Chain(max(start, 1)), Chain(end)
 		e.chains = append(e.chains, make([]chain, end-len(e.chains))...)
+		e.tips = append(e.tips, make([]chainTip, end-len(e.tips))...)
 		e.spans = append(e.spans, make([]span, end-len(e.spans))...)
 		e.tails = append(e.tails, make([]tail, end-len(e.tails))...)
 	}
 	c := r.next
 	r.next++
 	e.chains[c] = chain{owner: owner, own: own}
+	e.tips[c] = chainTip{}
 	e.maxChain = max(e.maxChain, c)
 	e.numChains++
 	return c
@@ -600,7 +611,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	// (greedy chain decomposition); else a new chain.
 	c := Chain(0)
 	for ep := range st.All() {
-		if ch := &e.chains[ep.Chain()]; ch.own && !ch.busy && ch.owner != nil && ep.Clock() == ch.last {
+		if ch, tip := &e.chains[ep.Chain()], e.tips[ep.Chain()]; ch.own && !tip.busy && ch.owner != nil && ep.Clock() == tip.last {
 			c = ep.Chain()
 			break
 		}
@@ -608,10 +619,11 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	if c == 0 {
 		c = e.newChain(th, true)
 	}
-	ch := &e.chains[c]
-	ch.owner, ch.busy = th, true
-	ch.last++
-	st = st.with(MakeEpoch(c, ch.last))
+	e.chains[c].owner = th
+	tip := &e.tips[c]
+	tip.last++
+	tip.busy = true
+	st = st.with(MakeEpoch(c, tip.last))
 	th.own = &task{id: id, st: st, th: th}
 	e.threads.set(id, th)
 	e.tasks.set(id, th.own)
@@ -638,7 +650,7 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	if e.wide {
 		e.threadEnds = append(e.threadEnds, stamped{t: t.st, ts: e.ts})
 	}
-	e.chains[t.st.top.Chain()].busy = false
+	e.tips[t.st.top.Chain()].busy = false
 	e.at(t)
 	e.forget(op.Task)
 	return nil

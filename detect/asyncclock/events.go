@@ -12,7 +12,7 @@ import (
 func (e *Engine) externalTask() *task {
 	if e.extTask == nil {
 		c := e.newChain(nil, true)
-		e.chains[c].last = 1
+		e.tips[c].last = 1
 		e.extTask = &task{st: Time{top: MakeEpoch(c, 1)}}
 	}
 	if e.extTask.published {
@@ -170,9 +170,9 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		}
 	}
 	c := e.place(ev, b)
-	ch := &e.chains[c]
-	k := ch.last + 1
-	ch.last, ch.busy = k, true
+	tip := &e.tips[c]
+	k := tip.last + 1
+	tip.last, tip.busy = k, true
 	st := b.timeOf(MakeEpoch(c, k))
 	if !ev.q.binder && e.window > 0 {
 		th.window.learned(st.top)
@@ -215,7 +215,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 	if ev.list != nil {
 		ev.list.finished(ev)
 	}
-	e.chains[ev.chain].busy = false
+	e.tips[ev.chain].busy = false
 	e.at(t)
 	e.forget(ev.id)
 	ev.run = task{} // its time is ev.end's, which goes when ev is reclaimed
@@ -496,7 +496,7 @@ func (e *Engine) place(ev *event, b *builder) Chain {
 		list = &owner.chains
 	}
 	for _, c := range *list {
-		if ch := &e.chains[c]; !ch.busy && b.get(c) >= ch.last {
+		if tip := e.tips[c]; !tip.busy && b.get(c) >= tip.last {
 			return c
 		}
 	}
@@ -534,9 +534,8 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 		}
 	}
 	c := e.place(p, b)
-	ch := &e.chains[c]
-	k := ch.last + 1
-	ch.last = k
+	k := e.tips[c].last + 1
+	e.tips[c].last = k
 	st := b.timeOf(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
 	p.begin, p.end = st, st
