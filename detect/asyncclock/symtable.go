@@ -16,9 +16,9 @@ import (
 // events) far below. The table keeps them in pages of symPageSize slots,
 // allocated when a page gets its first entry and dropped with its last,
 // so that its memory follows the entries held, not the length of the
-// trace: a directory of one pointer per page, from the page of the
-// lowest entry held to that of the highest, and the pages that hold
-// entries.
+// trace: the pages that hold entries, and a directory of one pointer per
+// page (8 bytes per 1024 Syms) from the page of the lowest entry held to
+// that of the highest entry set since it was the lowest.
 type symTable[T any] struct {
 	base  int           // the page number of pages[0]
 	pages []*symPage[T] // by page number − base; nil: holds nothing
@@ -104,23 +104,24 @@ func (t *symTable[T]) delete(y traces.Sym) {
 	if p.n--; p.n > 0 {
 		return
 	}
-	// The page is empty: drop it, and the directory's empty ends.
+	// The page is empty: drop it, and the directory's empty pages below
+	// the lowest entry (each page passes there once), but not above the
+	// highest: the page of the next new id is there, at or near the top.
 	t.pages[i] = nil
 	t.spare = p
-	lo, hi := 0, len(t.pages)
-	for lo < hi && t.pages[lo] == nil {
-		lo++
-	}
-	for hi > lo && t.pages[hi-1] == nil {
-		hi--
-	}
-	if lo == hi {
+	if t.n == 0 {
+		clear(t.pages)
 		t.pages, t.base = t.pages[:0], 0
 		return
 	}
-	clear(t.pages[hi:])
-	t.pages = t.pages[lo:hi]
-	t.base += lo
+	if i == 0 {
+		lo := 1
+		for t.pages[lo] == nil {
+			lo++
+		}
+		t.pages = t.pages[lo:]
+		t.base += lo
+	}
 }
 
 // len returns the number of entries.
