@@ -55,8 +55,11 @@ type Engine struct {
 	syms   *traces.Symbols
 	file   string
 
-	tasks      symTable[task] // running tasks: threads' own tasks and running events
-	threads    symTable[thread]
+	tasks symTable[task] // running tasks: threads' own tasks and running events
+	// Every thread begun, kept for good: a map, not a symTable, as their
+	// ids spread over all of a trace's Syms (a table would keep a page
+	// for most of them), and only begins and joins look them up.
+	threads    map[traces.Sym]*thread
 	events     symTable[event] // tracked events
 	queues     symTable[queue]
 	queueOrder []*queue // the queues in the order they were made (queue.idx − 1)
@@ -137,16 +140,17 @@ type Stats struct {
 // error messages and to name events).
 func New(syms *traces.Symbols, cfg Config) *Engine {
 	e := &Engine{
-		cfg:    cfg,
-		window: float64(cfg.Window) / float64(time.Millisecond),
-		wide:   cfg.Window > 0 && cfg.WideWindow,
-		syms:   syms,
-		forks:  make(map[traces.Sym]Time),
-		chains: make([]chain, 1, 64),
-		tips:   make([]chainTip, 1, 64),
-		spans:  make([]span, 1, 64),
-		tails:  make([]tail, 1, 64),
-		gcAt:   4096,
+		cfg:     cfg,
+		window:  float64(cfg.Window) / float64(time.Millisecond),
+		wide:    cfg.Window > 0 && cfg.WideWindow,
+		syms:    syms,
+		threads: make(map[traces.Sym]*thread),
+		forks:   make(map[traces.Sym]Time),
+		chains:  make([]chain, 1, 64),
+		tips:    make([]chainTip, 1, 64),
+		spans:   make([]span, 1, 64),
+		tails:   make([]tail, 1, 64),
+		gcAt:    4096,
 	}
 	if cfg.GCEvery > 0 {
 		e.gcAt = cfg.GCEvery
@@ -507,7 +511,7 @@ func (e *Engine) Stats() Stats {
 	s.Chains = e.numChains
 	s.Tracked = e.events.len()
 	s.LiveHandles = e.handles.len()
-	s.Threads = e.threads.len()
+	s.Threads = len(e.threads)
 	return s
 }
 
@@ -597,7 +601,7 @@ type chainRange struct{ next, end Chain }
 
 func (e *Engine) threadBegin(op *traces.Op) error {
 	id := op.Task
-	if e.threads.get(id) != nil {
+	if _, ok := e.threads[id]; ok {
 		return e.invalid(op, "thread %s began twice", e.name(id))
 	}
 	th := &thread{id: id, kind: op.ThreadKind}
@@ -625,7 +629,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	tip.busy = true
 	st = st.with(MakeEpoch(c, tip.last))
 	th.own = &task{id: id, st: st, th: th}
-	e.threads.set(id, th)
+	e.threads[id] = th
 	e.tasks.set(id, th.own)
 	e.at(th.own)
 	return nil
@@ -672,7 +676,7 @@ func (e *Engine) join(op *traces.Op) error {
 	if err != nil {
 		return err
 	}
-	th := e.threads.get(op.Thread)
+	th := e.threads[op.Thread]
 	if th == nil || !th.ended {
 		return e.invalid(op, "join of thread %s, which has not ended", e.name(op.Thread))
 	}

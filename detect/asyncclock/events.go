@@ -123,7 +123,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	if ev == nil || ev.status != evPending {
 		return e.invalid(op, "begin of event %s, which is not pending", e.name(op.Task))
 	}
-	th := e.threads.get(op.Thread)
+	th := e.threads[op.Thread]
 	if th == nil || th.ended || th.running != nil || th.kind == traces.Worker {
 		return e.invalid(op, "thread %s cannot run event %s now", e.name(op.Thread), e.name(op.Task))
 	}

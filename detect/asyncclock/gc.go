@@ -18,7 +18,7 @@ func (e *Engine) collect() {
 	e.stats.Collections++
 	// LOOPEND needs only the join of the ended events; with the window, a
 	// looper's recent events wait to be folded into its window clock.
-	for _, th := range e.threads.all() {
+	for _, th := range e.threads {
 		if e.window == 0 || th.kind != traces.Looper {
 			th.endJoin = e.joinEnds(th.endJoin, th.recent)
 			for _, p := range th.recent {
@@ -220,7 +220,7 @@ func (e *Engine) heirless() {
 			}
 		}
 	}
-	for _, th := range e.threads.all() {
+	for _, th := range e.threads {
 		for _, c := range th.atomicChains {
 			ch := &e.chains[c]
 			kept := ch.intervals[:0]
@@ -281,7 +281,7 @@ func (e *Engine) roots() []root {
 			rs = append(rs, r)
 		}
 	}
-	for _, th := range e.threads.all() {
+	for _, th := range e.threads {
 		add(th.window.tc)
 		for _, u := range th.window.aged {
 			add(u)
@@ -337,7 +337,7 @@ func (e *Engine) roots() []root {
 // sender that will send nothing more to the queue: it has stopped running
 // and none of its events is pending there.
 func (e *Engine) pruneIPCAsync() {
-	for _, th := range e.threads.all() {
+	for _, th := range e.threads {
 		for k, last := range th.ipcAsync {
 			if e.tasks.get(k.sender) != nil || e.queueOrder[k.q-1].pendingFrom(k.sender) {
 				continue
