@@ -123,7 +123,10 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	if ev == nil || ev.status != evPending {
 		return e.invalid(op, "begin of event %s, which is not pending", e.name(op.Task))
 	}
-	th := e.threads[op.Thread]
+	th := ev.q.looper // a looper queue's events run on its looper, mostly
+	if th == nil || th.id != op.Thread {
+		th = e.threads[op.Thread]
+	}
 	if th == nil || th.ended || th.running != nil || th.kind == traces.Worker {
 		return e.invalid(op, "thread %s cannot run event %s now", e.name(op.Thread), e.name(op.Task))
 	}
