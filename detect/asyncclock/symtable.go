@@ -12,13 +12,15 @@ import (
 //
 // traces.Symbols hands Syms out in order of first appearance, so the ids
 // live at one time (running tasks, tracked events) sit mostly in a band
-// just below the newest Sym, with a few old ones (threads, long-pending
-// events) far below. The table keeps them in pages of symPageSize slots,
+// just below the newest Sym, with a few old ones (threads' own tasks,
+// long-pending events) far below. The table keeps them in pages of symPageSize slots,
 // allocated when a page gets its first entry and dropped with its last,
 // so that its memory follows the entries held, not the length of the
 // trace: the pages that hold entries, and a directory of one pointer per
 // page (8 bytes per 1024 Syms) from the page of the lowest entry held to
-// that of the highest entry set since it was the lowest.
+// that of the highest entry set since it was the lowest. It does not
+// suit ids that are kept for good and spread over the whole trace, such
+// as threads': it would keep a page for most of them.
 type symTable[T any] struct {
 	base  int           // the page number of pages[0]
 	pages []*symPage[T] // by page number − base; nil: holds nothing
