@@ -47,3 +47,34 @@ func TestSpanMayHold(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendIntervalAsSetSpan checks appendInterval's span and tail,
+// updated from the last ones, against setSpan's, made from all the
+// chain's intervals, as intervals are appended and dropped anywhere.
+func TestAppendIntervalAsSetSpan(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 500 {
+		e := New(nil, Config{})
+		c := e.newChain(nil, false)
+		ch := &e.chains[c]
+		k := Clock(1 + r.IntN(3))
+		for step := range 40 {
+			if len(ch.intervals) > 0 && r.IntN(3) == 0 {
+				i := r.IntN(len(ch.intervals))
+				ch.intervals = append(ch.intervals[:i], ch.intervals[i+1:]...)
+				e.setSpan(c)
+				continue
+			}
+			b := k
+			k += Clock(1 + r.IntN(4))
+			e.appendInterval(c, interval{begin: b, end: k})
+			k += Clock(r.IntN(3))
+			gotSpan, gotTail := e.spans[c], e.tails[c]
+			e.setSpan(c)
+			if gotSpan != e.spans[c] || gotTail != e.tails[c] {
+				t.Fatalf("step %d, intervals %v: appendInterval made span %+v, tail %v; setSpan makes %+v, %v",
+					step, ch.intervals, gotSpan, gotTail, e.spans[c], e.tails[c])
+			}
+		}
+	}
+}

@@ -144,7 +144,7 @@ func BenchmarkRun(b *testing.B) {
 							b.Fatal(err)
 						}
 						e, err := Run(context.Background(), r, Config{Window: w, WideWindow: benchWide()}, func(op *traces.Op, e *Engine) error {
-							if e.stats.Ops&0xffff == 0 {
+							if e.seq&0xffff == 0 {
 								peak.sample()
 							}
 							return nil
@@ -207,7 +207,7 @@ func BenchmarkEngine(b *testing.B) {
 							}
 						}
 						engine += cpuTime() - cpu
-						if e.stats.Ops&0xffff < 4096 {
+						if e.seq&0xffff < 4096 {
 							peak.sample()
 						}
 					}

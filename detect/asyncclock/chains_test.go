@@ -40,7 +40,7 @@ func TestChainsNearWidth(t *testing.T) {
 					t.Fatal(err)
 				}
 				if op.Kind == traces.Begin {
-					if ev := e.events[op.Task]; !ev.q.binder {
+					if ev := e.events.get(op.Task); !ev.q.binder {
 						ran[ev.th] = append(ran[ev.th], ev)
 					}
 				}
@@ -241,7 +241,7 @@ func TestChainsInBlocksOfTheirKind(t *testing.T) {
 		blockKind := map[int]kind{}
 		for c := 1; c < len(e.chains); c++ {
 			ch := &e.chains[c]
-			if ch.last == 0 {
+			if e.tips[c].last == 0 {
 				if c < e.NumChains() && ch.owner != nil {
 					t.Fatalf("chain %d has an owner but no clock", c)
 				}

@@ -55,17 +55,22 @@ type Engine struct {
 	syms   *traces.Symbols
 	file   string
 
-	tasks   map[traces.Sym]*task // running tasks: threads' own tasks and running events
-	threads map[traces.Sym]*thread
-	events  map[traces.Sym]*event // tracked events
-	queues  map[traces.Sym]*queue
-	handles map[traces.Sym]handle
-	forks   map[traces.Sym]Time // forked threads that have not begun
-	chains  []chain             // by Chain; chains[0] is unused
-	spans   []span              // by Chain: where its ATOMIC intervals are (see span)
-	tails   []tail              // by Chain: its last ATOMIC intervals (see tail)
-	ext     Time                // the last external send
-	extTask *task               // sends from outside the program (no "t")
+	tasks symTable[task] // running tasks: threads' own tasks and running events
+	// Every thread begun, kept for good: a map, not a symTable, as their
+	// ids spread over all of a trace's Syms (a table would keep a page
+	// for most of them), and only begins and joins look them up.
+	threads    map[traces.Sym]*thread
+	events     symTable[event] // tracked events
+	queues     symTable[queue]
+	queueOrder []*queue // the queues in the order they were made (queue.idx − 1)
+	handles    symTable[handle]
+	forks      map[traces.Sym]Time // forked threads that have not begun
+	chains     []chain             // by Chain; chains[0] is unused
+	tips       []chainTip          // by Chain: its last clock and whether it runs (see chainTip)
+	spans      []span              // by Chain: where its ATOMIC intervals are (see span)
+	tails      []tail              // by Chain: its last ATOMIC intervals (see tail)
+	ext        Time                // the last external send
+	extTask    *task               // sends from outside the program (no "t")
 
 	binderChains []Chain // the chains of binder events, oldest first (a looper's are in its thread)
 	// The blocks of chain numbers that new chains take (see newChain):
@@ -96,7 +101,6 @@ type Engine struct {
 	lastID traces.Sym
 	last   *task
 
-	nextQueue     uint32
 	begins        int // event begins since the last collection
 	gcAt          int
 	pool          []*builder
@@ -113,7 +117,7 @@ type Engine struct {
 
 // Stats are counts about a run, for benchmarks and curiosity.
 type Stats struct {
-	Ops          int64 // operations stepped
+	Ops          int64 // operations stepped (Engine.seq)
 	Events       int64 // events sent
 	Chains       int   // chains created
 	Tracked      int   // events whose metadata is held now
@@ -140,13 +144,10 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		window:  float64(cfg.Window) / float64(time.Millisecond),
 		wide:    cfg.Window > 0 && cfg.WideWindow,
 		syms:    syms,
-		tasks:   make(map[traces.Sym]*task),
 		threads: make(map[traces.Sym]*thread),
-		events:  make(map[traces.Sym]*event),
-		queues:  make(map[traces.Sym]*queue),
-		handles: make(map[traces.Sym]handle),
 		forks:   make(map[traces.Sym]Time),
 		chains:  make([]chain, 1, 64),
+		tips:    make([]chainTip, 1, 64),
 		spans:   make([]span, 1, 64),
 		tails:   make([]tail, 1, 64),
 		gcAt:    4096,
@@ -237,10 +238,17 @@ type thread struct {
 type chain struct {
 	owner     *thread // the thread whose events (or own operations) it holds; nil for removed binder events
 	own       bool    // a thread's own chain (or the external world's)
-	busy      bool    // its task (an event, or a thread) runs now
 	atomic    bool    // in its owner's atomicChains
-	last      Clock   // the last clock used
 	intervals []interval
+}
+
+// chainTip is where a chain stands: the last clock used, and whether its
+// task (an event, or a thread) runs now. The tips of all chains sit
+// together, apart from the chains, as spans do: place looks at the tips
+// of a looper's chains one after another at every begin.
+type chainTip struct {
+	last Clock
+	busy bool
 }
 
 // span is the clocks of a chain its ATOMIC intervals cover, from the
@@ -276,6 +284,22 @@ func (e *Engine) setSpan(c Chain) {
 		iv := &ivs[len(ivs)-1-i]
 		e.tails[c][i] = clocks{iv.begin, iv.end}
 	}
+}
+
+// appendInterval appends iv to chain c's intervals, after all of them,
+// and updates c's span and tail as setSpan would, without going over
+// them again.
+func (e *Engine) appendInterval(c Chain, iv interval) {
+	ch := &e.chains[c]
+	ch.intervals = append(ch.intervals, iv)
+	sp := &e.spans[c]
+	if len(ch.intervals) == 1 {
+		sp.lo = iv.begin
+	}
+	sp.hi = iv.end
+	t := &e.tails[c]
+	copy(t[1:], t[:tailLen-1])
+	t[0] = clocks{iv.begin, iv.end}
 }
 
 // mayHold reports whether clock k of the tail's chain, inside the chain's
@@ -422,7 +446,6 @@ func (e *Engine) Step(op *traces.Op, line int) error {
 	}
 	e.seq++
 	e.line = line
-	e.stats.Ops++
 	if op.HasTS && op.TS > e.ts {
 		e.ts = op.TS
 	}
@@ -450,7 +473,11 @@ func (e *Engine) Step(op *traces.Op, line int) error {
 		err = e.signal(op)
 	case traces.Wait:
 		err = e.wait(op)
-	default: // operations that order nothing
+	default: // operations that order nothing: most of a trace's
+		if t := e.last; op.Task == e.lastID && t != nil && !t.published {
+			e.at(t) // the task of the last op, at the same clock: run's fast path
+			return nil
+		}
 		var t *task
 		if t, err = e.run(op); err == nil {
 			e.at(t)
@@ -480,9 +507,10 @@ func (e *Engine) NumChains() int { return int(e.maxChain) + 1 }
 // Stats returns counts about the run so far.
 func (e *Engine) Stats() Stats {
 	s := e.stats
+	s.Ops = e.seq
 	s.Chains = e.numChains
-	s.Tracked = len(e.events)
-	s.LiveHandles = len(e.handles)
+	s.Tracked = e.events.len()
+	s.LiveHandles = e.handles.len()
 	s.Threads = len(e.threads)
 	return s
 }
@@ -490,7 +518,7 @@ func (e *Engine) Stats() Stats {
 // TaskTime returns the current time of a running task (a thread, or an
 // event while it runs).
 func (e *Engine) TaskTime(id traces.Sym) (Time, bool) {
-	t := e.tasks[id]
+	t := e.tasks.get(id)
 	if t == nil {
 		return Time{}, false
 	}
@@ -507,7 +535,7 @@ func (e *Engine) at(t *task) {
 func (e *Engine) run(op *traces.Op) (*task, error) {
 	t := e.last
 	if op.Task != e.lastID || t == nil {
-		t = e.tasks[op.Task]
+		t = e.tasks.get(op.Task)
 		if t == nil {
 			return nil, e.invalid(op, "task %s is not running", e.name(op.Task))
 		}
@@ -524,12 +552,12 @@ func (e *Engine) tick(t *task) {
 	c := t.st.top.Chain()
 	k := t.st.top.Clock() + 1
 	t.st.top = MakeEpoch(c, k)
-	e.chains[c].last = k
+	e.tips[c].last = k
 	t.published = false
 }
 
 func (e *Engine) forget(id traces.Sym) {
-	delete(e.tasks, id)
+	e.tasks.delete(id)
 	if e.lastID == id {
 		e.last = nil
 	}
@@ -550,12 +578,14 @@ func (e *Engine) newChain(owner *thread, own bool) Chain {
 		end := start + chunkSize
 		r.next, r.end = Chain(max(start, 1)), Chain(end)
 		e.chains = append(e.chains, make([]chain, end-len(e.chains))...)
+		e.tips = append(e.tips, make([]chainTip, end-len(e.tips))...)
 		e.spans = append(e.spans, make([]span, end-len(e.spans))...)
 		e.tails = append(e.tails, make([]tail, end-len(e.tails))...)
 	}
 	c := r.next
 	r.next++
 	e.chains[c] = chain{owner: owner, own: own}
+	e.tips[c] = chainTip{}
 	e.maxChain = max(e.maxChain, c)
 	e.numChains++
 	return c
@@ -585,7 +615,7 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	// (greedy chain decomposition); else a new chain.
 	c := Chain(0)
 	for ep := range st.All() {
-		if ch := &e.chains[ep.Chain()]; ch.own && !ch.busy && ch.owner != nil && ep.Clock() == ch.last {
+		if ch, tip := &e.chains[ep.Chain()], e.tips[ep.Chain()]; ch.own && !tip.busy && ch.owner != nil && ep.Clock() == tip.last {
 			c = ep.Chain()
 			break
 		}
@@ -593,13 +623,14 @@ func (e *Engine) threadBegin(op *traces.Op) error {
 	if c == 0 {
 		c = e.newChain(th, true)
 	}
-	ch := &e.chains[c]
-	ch.owner, ch.busy = th, true
-	ch.last++
-	st = st.with(MakeEpoch(c, ch.last))
+	e.chains[c].owner = th
+	tip := &e.tips[c]
+	tip.last++
+	tip.busy = true
+	st = st.with(MakeEpoch(c, tip.last))
 	th.own = &task{id: id, st: st, th: th}
 	e.threads[id] = th
-	e.tasks[id] = th.own
+	e.tasks.set(id, th.own)
 	e.at(th.own)
 	return nil
 }
@@ -623,7 +654,7 @@ func (e *Engine) threadEnd(op *traces.Op) error {
 	if e.wide {
 		e.threadEnds = append(e.threadEnds, stamped{t: t.st, ts: e.ts})
 	}
-	e.chains[t.st.top.Chain()].busy = false
+	e.tips[t.st.top.Chain()].busy = false
 	e.at(t)
 	e.forget(op.Task)
 	return nil
@@ -662,14 +693,12 @@ func (e *Engine) signal(op *traces.Op) error {
 	if err != nil {
 		return err
 	}
-	h := e.handles[op.Name]
-	if h.t.top == 0 && h.t.chunks == nil {
-		h.t = t.st // a handle's first signal: share the time as it is
+	if h := e.handles.get(op.Name); h == nil {
+		e.handles.set(op.Name, &handle{t: t.st, ts: e.ts}) // a handle's first signal: share the time as it is
 	} else {
 		h.t = e.joinTimes(h.t, t.st)
+		h.ts = e.ts
 	}
-	h.ts = e.ts
-	e.handles[op.Name] = h
 	if e.wide {
 		e.signals = append(e.signals, stamped{t: t.st, ts: e.ts})
 	}
@@ -684,7 +713,7 @@ func (e *Engine) wait(op *traces.Op) error {
 		return err
 	}
 	learned := false
-	if h, ok := e.handles[op.Name]; ok {
+	if h := e.handles.get(op.Name); h != nil {
 		e.learn(t, h.t)
 		learned = true
 	}
@@ -753,9 +782,9 @@ func (e *Engine) ageSignals() {
 // what they hold.
 func (e *Engine) forgetOldHandles() {
 	e.ageSignals()
-	for id, h := range e.handles {
+	for id, h := range e.handles.all() {
 		if e.ts-h.ts > e.window {
-			delete(e.handles, id)
+			e.handles.delete(id)
 		}
 	}
 }
@@ -768,11 +797,11 @@ func (e *Engine) attach(op *traces.Op) error {
 	if t.ev != nil || t.th.kind == traces.Worker {
 		return e.invalid(op, "only looper and binder threads attach queues")
 	}
-	q := e.queues[op.Queue]
+	q := e.queues.get(op.Queue)
 	if q == nil {
-		e.nextQueue++
-		q = &queue{id: op.Queue, idx: e.nextQueue, binder: t.th.kind == traces.Binder}
-		e.queues[op.Queue] = q
+		q = &queue{id: op.Queue, idx: uint32(len(e.queueOrder) + 1), binder: t.th.kind == traces.Binder}
+		e.queues.set(op.Queue, q)
+		e.queueOrder = append(e.queueOrder, q)
 	}
 	if !q.binder {
 		q.looper = t.th

@@ -12,7 +12,7 @@ import (
 func (e *Engine) externalTask() *task {
 	if e.extTask == nil {
 		c := e.newChain(nil, true)
-		e.chains[c].last = 1
+		e.tips[c].last = 1
 		e.extTask = &task{st: Time{top: MakeEpoch(c, 1)}}
 	}
 	if e.extTask.published {
@@ -22,11 +22,11 @@ func (e *Engine) externalTask() *task {
 }
 
 func (e *Engine) send(op *traces.Op) error {
-	q := e.queues[op.Queue]
+	q := e.queues.get(op.Queue)
 	if q == nil {
 		return e.invalid(op, "send to queue %s, which no thread serves", e.name(op.Queue))
 	}
-	if _, dup := e.events[op.Event]; dup {
+	if e.events.get(op.Event) != nil {
 		return e.invalid(op, "event %s was sent twice", e.name(op.Event))
 	}
 	var t *task
@@ -63,9 +63,9 @@ func (e *Engine) send(op *traces.Op) error {
 	if op.SendKind != traces.AtFront {
 		ev.time = op.Time
 	}
-	e.events[ev.id] = ev
+	e.events.set(ev.id, ev)
 	e.stats.Events++
-	e.stats.MaxTracked = max(e.stats.MaxTracked, len(e.events))
+	e.stats.MaxTracked = max(e.stats.MaxTracked, e.events.len())
 	if q.binder {
 		p := ev.proc()
 		q.bpend[p] = append(q.bpend[p], ev)
@@ -96,7 +96,7 @@ func (e *Engine) remove(op *traces.Op) error {
 	if err != nil {
 		return err
 	}
-	ev := e.events[op.Event]
+	ev := e.events.get(op.Event)
 	if ev == nil || ev.status != evPending {
 		return e.invalid(op, "remove of event %s, which is not pending", e.name(op.Event))
 	}
@@ -119,11 +119,14 @@ func (e *Engine) remove(op *traces.Op) error {
 }
 
 func (e *Engine) beginOp(op *traces.Op) error {
-	ev := e.events[op.Task]
+	ev := e.events.get(op.Task)
 	if ev == nil || ev.status != evPending {
 		return e.invalid(op, "begin of event %s, which is not pending", e.name(op.Task))
 	}
-	th := e.threads[op.Thread]
+	th := ev.q.looper // a looper queue's events run on its looper, mostly
+	if th == nil || th.id != op.Thread {
+		th = e.threads[op.Thread]
+	}
 	if th == nil || th.ended || th.running != nil || th.kind == traces.Worker {
 		return e.invalid(op, "thread %s cannot run event %s now", e.name(op.Thread), e.name(op.Task))
 	}
@@ -170,9 +173,9 @@ func (e *Engine) beginOp(op *traces.Op) error {
 		}
 	}
 	c := e.place(ev, b)
-	ch := &e.chains[c]
-	k := ch.last + 1
-	ch.last, ch.busy = k, true
+	tip := &e.tips[c]
+	k := tip.last + 1
+	tip.last, tip.busy = k, true
 	st := b.timeOf(MakeEpoch(c, k))
 	if !ev.q.binder && e.window > 0 {
 		th.window.learned(st.top)
@@ -186,7 +189,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	th.running = ev
 	t := &ev.run
 	*t = task{id: ev.id, st: st, th: th, ev: ev}
-	e.tasks[ev.id] = t
+	e.tasks.set(ev.id, t)
 	e.at(t)
 	if e.begins++; e.begins&255 == 1 {
 		e.stats.MaxTimeLen = max(e.stats.MaxTimeLen, st.Len())
@@ -215,15 +218,14 @@ func (e *Engine) endOp(op *traces.Op) error {
 	if ev.list != nil {
 		ev.list.finished(ev)
 	}
-	e.chains[ev.chain].busy = false
+	e.tips[ev.chain].busy = false
 	e.at(t)
 	e.forget(ev.id)
 	ev.run = task{} // its time is ev.end's, which goes when ev is reclaimed
 	th.running = nil
 	if th.kind == traces.Looper {
 		ch := &e.chains[ev.chain]
-		ch.intervals = append(ch.intervals, interval{begin: ev.beginClock, end: ev.endClock, ev: ev})
-		e.setSpan(ev.chain)
+		e.appendInterval(ev.chain, interval{begin: ev.beginClock, end: ev.endClock, ev: ev})
 		ev.refs++
 		if !ch.atomic {
 			ch.atomic = true
@@ -425,8 +427,8 @@ func (e *Engine) release(ev *event) {
 		return
 	}
 	ev.end = Time{}
-	if e.events[ev.id] == ev {
-		delete(e.events, ev.id)
+	if e.events.get(ev.id) == ev {
+		e.events.delete(ev.id)
 	}
 }
 
@@ -497,7 +499,7 @@ func (e *Engine) place(ev *event, b *builder) Chain {
 		list = &owner.chains
 	}
 	for _, c := range *list {
-		if ch := &e.chains[c]; !ch.busy && b.get(c) >= ch.last {
+		if tip := e.tips[c]; !tip.busy && b.get(c) >= tip.last {
 			return c
 		}
 	}
@@ -535,9 +537,8 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 		}
 	}
 	c := e.place(p, b)
-	ch := &e.chains[c]
-	k := ch.last + 1
-	ch.last = k
+	k := e.tips[c].last + 1
+	e.tips[c].last = k
 	st := b.timeOf(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
 	p.begin, p.end = st, st

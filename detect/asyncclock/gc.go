@@ -28,7 +28,7 @@ func (e *Engine) collect() {
 			th.recent = th.recent[:0]
 		}
 	}
-	for _, q := range e.queueList() {
+	for _, q := range e.queueOrder {
 		if q.binder {
 			continue
 		}
@@ -37,14 +37,13 @@ func (e *Engine) collect() {
 	if e.window == 0 {
 		e.heirless()
 	}
-	for _, q := range e.queueList() {
+	for _, q := range e.queueOrder {
 		if q.binder {
 			continue
 		}
 		kept := q.heads[:0]
 		for _, h := range q.heads {
 			l := h.l
-			e.retireRemoved(l)
 			l.compact(e)
 			if len(l.entries) == 0 {
 				q.lists[l.chain] = nil
@@ -77,7 +76,7 @@ func (e *Engine) collect() {
 // listEntries returns the number of entries of all async-before lists.
 func (e *Engine) listEntries() int {
 	n := 0
-	for _, q := range e.queues {
+	for _, q := range e.queueOrder {
 		for _, h := range q.heads {
 			n += len(h.l.entries)
 		}
@@ -85,18 +84,8 @@ func (e *Engine) listEntries() int {
 	return n
 }
 
-// queueList returns the queues in a fixed order, for determinism.
-func (e *Engine) queueList() []*queue {
-	qs := make([]*queue, 0, len(e.queues))
-	for _, q := range e.queues {
-		qs = append(qs, q)
-	}
-	slices.SortFunc(qs, func(a, b *queue) int { return int(a.idx) - int(b.idx) })
-	return qs
-}
-
-// retireRemoved applies the time window to the removed events of l: one
-// whose run(E) was resolved more than the window ago is absorbed like an
+// retireRemoved applies the time window to p, an event of an async-before
+// list, if it was removed: one whose run(E) was resolved more than the window ago is absorbed like an
 // old event of the looper. It is not in the looper's window clock, but
 // whatever its run(E) knows is known to every later begin of the looper
 // that it could precede: its send by the rules that would order it first
@@ -105,33 +94,34 @@ func (e *Engine) queueList() []*queue {
 // events of the looper now (or removed events that are older still).
 // Only queries about the removed event itself lose order, as the window
 // already allows.
-func (e *Engine) retireRemoved(l *sendList) {
-	if e.window == 0 {
-		return
-	}
-	for i := range l.entries {
-		if p := l.entries[i].ev; p.status == evResolved && !p.absorbed && e.ts-p.endTS > e.window {
-			p.absorbed = true
-			e.stats.WindowFolded++
-		}
+func (e *Engine) retireRemoved(p *event) {
+	if e.window > 0 && p.status == evResolved && !p.absorbed && e.ts-p.endTS > e.window {
+		p.absorbed = true
+		e.stats.WindowFolded++
 	}
 }
 
 // compact drops the entries of absorbed (or heirless) events, which no
 // walk needs to look at, and summarizes the entries that stay afresh:
 // categories and times only the dropped entries had no longer keep a walk
-// from stopping early.
+// from stopping early. It retires the removed events it looks at first
+// (retireRemoved), in the same pass over their events.
 func (l *sendList) compact(e *Engine) {
-	kept := l.entries[:0]
-	for _, x := range l.entries {
+	n := 0
+	for i := range l.entries {
+		x := &l.entries[i]
+		e.retireRemoved(x.ev)
 		if x.ev.absorbed || x.dead {
 			e.release(x.ev)
 			continue
 		}
-		kept = append(kept, x)
+		if n != i {
+			l.entries[n] = *x
+		}
+		n++
 	}
-	clear(l.entries[len(kept):])
-	l.entries = kept
+	clear(l.entries[n:])
+	l.entries = l.entries[:n]
 	if cap(l.entries) > 64 && len(l.entries) < cap(l.entries)/4 {
 		l.entries = slices.Clone(l.entries)
 	}
@@ -188,7 +178,7 @@ func (e *Engine) heirless() {
 	var live []bool
 	next := map[[2]int64]Clock{}
 	var nextSame []Clock
-	for _, q := range e.queueList() {
+	for _, q := range e.queueOrder {
 		for _, h := range q.heads {
 			l, j := h.l, h.chain
 			n := len(l.entries)
@@ -259,10 +249,10 @@ func (e *Engine) heirless() {
 func (e *Engine) roots() []root {
 	var rs []root
 	add := func(t Time) { rs = append(rs, root{t: t}) }
-	for _, t := range e.tasks {
+	for _, t := range e.tasks.all() {
 		add(t.st)
 	}
-	for _, h := range e.handles {
+	for _, h := range e.handles.all() {
 		add(h.t)
 	}
 	for _, f := range e.forks {
@@ -317,14 +307,14 @@ func (e *Engine) roots() []root {
 			}
 		}
 	}
-	for _, q := range e.queueList() {
+	for _, q := range e.queueOrder {
 		for _, h := range q.heads {
 			for _, x := range h.l.entries {
 				hold(x.ev)
 			}
 		}
 	}
-	for _, q := range e.queues {
+	for _, q := range e.queueOrder {
 		for _, ev := range q.af {
 			hold(ev)
 			if ev.afJoin != nil {
@@ -347,13 +337,9 @@ func (e *Engine) roots() []root {
 // sender that will send nothing more to the queue: it has stopped running
 // and none of its events is pending there.
 func (e *Engine) pruneIPCAsync() {
-	byIdx := make(map[uint32]*queue)
-	for _, q := range e.queues {
-		byIdx[q.idx] = q
-	}
 	for _, th := range e.threads {
 		for k, last := range th.ipcAsync {
-			if e.tasks[k.sender] != nil || byIdx[k.q].pendingFrom(k.sender) {
+			if e.tasks.get(k.sender) != nil || e.queueOrder[k.q-1].pendingFrom(k.sender) {
 				continue
 			}
 			delete(th.ipcAsync, k)

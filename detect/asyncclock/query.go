@@ -19,7 +19,7 @@ func (e *Engine) Finish() error {
 	}
 	e.finished = true
 	var removed []*event
-	for _, q := range e.queues {
+	for _, q := range e.queueOrder {
 		for _, ev := range q.pending {
 			if ev.status == evRemoved {
 				removed = append(removed, ev)
@@ -112,7 +112,7 @@ func (i EventInfo) Precedes(b EventInfo) bool {
 // Event returns what the engine knows of event id, if it is tracked: sent
 // and not yet reclaimed (with Config.KeepEvents, every event sent).
 func (e *Engine) Event(id traces.Sym) (EventInfo, bool) {
-	ev := e.events[id]
+	ev := e.events.get(id)
 	if ev == nil {
 		return EventInfo{}, false
 	}

@@ -64,7 +64,7 @@ func TestWindowReclaims(t *testing.T) {
 
 // listed reports whether event id is on an async-before list.
 func listed(e *Engine, id traces.Sym) bool {
-	for _, q := range e.queues {
+	for _, q := range e.queueOrder {
 		for _, h := range q.heads {
 			for _, x := range h.l.entries {
 				if x.ev.id == id {
