@@ -228,11 +228,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 		if !ch.atomic {
 			ch.atomic = true
 			th.atomicChains = append(th.atomicChains, ev.chain)
-			i := int(ev.chain >> chunkBits)
-			for len(th.atomicSet) <= i {
-				th.atomicSet = append(th.atomicSet, 0)
-			}
-			th.atomicSet[i] |= 1 << (ev.chain & (chunkSize - 1))
+			th.addAtomic(ev.chain)
 		}
 	}
 	th.recent = append(th.recent, ev)
