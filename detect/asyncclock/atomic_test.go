@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/licorice-dev/licorice/traces"
 	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
@@ -121,6 +122,102 @@ func TestLanesDiffer(t *testing.T) {
 		for j := range u {
 			if in := m>>j&1 != 0; in != (u[j] != v[j]) {
 				t.Fatalf("lanesDiffer(%v, %v) = %b: lane %d wrong", u, v, m, j)
+			}
+		}
+	}
+}
+
+// TestAtomicScanRandom checks atomicScan on random looper chains,
+// intervals, closed starts and starts against the obvious: a loop over
+// every interval of every chain of the looper. Each walk scans a few
+// times, the start growing in between (as in atomic's later rounds), and
+// a scan must find exactly the events whose interval holds the start's
+// clock of a chain whose clock it has not looked at yet in the walk.
+func TestAtomicScanRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for n := range 3_000 {
+		e := New(nil, Config{})
+		th := &thread{kind: traces.Looper}
+		target := &event{}
+		nchains := 1 + r.IntN(80) // up to three blocks
+		var chains []Chain
+		inside := map[Chain][]interval{}
+		for range nchains {
+			c := e.newChain(th, false)
+			chains = append(chains, c)
+			k := Clock(1 + r.IntN(3))
+			for range r.IntN(6) {
+				b := k
+				k += Clock(1 + r.IntN(4))
+				e.chains[c].intervals = append(e.chains[c].intervals, interval{begin: b, end: k, ev: &event{}})
+				k += Clock(r.IntN(3))
+			}
+			e.setSpan(c)
+			if len(e.chains[c].intervals) > 0 {
+				th.addAtomic(c)
+				inside[c] = e.chains[c].intervals
+			}
+		}
+		in := func(c Chain, k Clock) *interval {
+			for i := range inside[c] {
+				if iv := &inside[c][i]; iv.begin <= k && k < iv.end {
+					return iv
+				}
+			}
+			return nil
+		}
+		// th.closed: clocks in no interval (at an end, in a gap, or 0).
+		var cb builder
+		cb.low = true
+		for _, c := range chains {
+			if r.IntN(4) == 0 {
+				continue
+			}
+			k := Clock(r.IntN(40))
+			for in(c, k) != nil {
+				k++
+			}
+			cb.raise(c, k)
+		}
+		th.closed = cb.time(0)
+		// The start: th.closed's blocks, or another time's.
+		b := &builder{low: true}
+		if r.IntN(4) == 0 {
+			b.start(Time{})
+		} else {
+			b.start(th.closed)
+		}
+		w := &walk{e: e, target: target, b: b, atomicWalk: 1}
+		looked := map[Chain]Clock{}
+		for scan := range 4 {
+			for range r.IntN(5) { // the start grows
+				c := chains[r.IntN(len(chains))]
+				b.raise(c, b.get(c)+Clock(r.IntN(6)))
+				if r.IntN(8) == 0 && len(inside[c]) > 0 { // the target's own interval
+					inside[c][0].ev = target
+					e.chains[c].intervals[0].ev = target
+				}
+			}
+			want := map[*event]bool{}
+			for _, c := range chains {
+				k := b.get(c)
+				if iv := in(c, k); iv != nil && iv.ev != target && !(scan > 0 && looked[c] == k) && k != th.closed.Get(c) {
+					want[iv.ev] = true
+				}
+				looked[c] = k
+			}
+			found, _ := w.atomicScan(th, nil)
+			got := map[*event]bool{}
+			for _, p := range found {
+				got[p] = true
+			}
+			if len(got) != len(found) || len(got) != len(want) {
+				t.Fatalf("walk %d, scan %d: found %d events (%d distinct), want %d", n, scan, len(found), len(got), len(want))
+			}
+			for p := range want {
+				if !got[p] {
+					t.Fatalf("walk %d, scan %d: an event whose interval holds the start's clock was not found", n, scan)
+				}
 			}
 		}
 	}

@@ -863,9 +863,6 @@ func (w *walk) atomic(th *thread) (bool, error) {
 	}
 	changed := false
 	for {
-		if n := len(w.b.chunks); len(e.atomicSnaps) < n {
-			e.atomicSnaps = append(e.atomicSnaps, make([]atomicSnap, n-len(e.atomicSnaps))...)
-		}
 		found, stale := w.atomicScan(th, e.atomicScratch[:0])
 		if stale {
 			th.atomicChains = slices.DeleteFunc(th.atomicChains, func(c Chain) bool {
@@ -950,7 +947,11 @@ type atomicSnap struct {
 // its variables in memory), finds the few chains of a block that need a
 // closer look.
 func (w *walk) atomicScan(th *thread, found []*event) ([]*event, bool) {
-	spans, starts, closed, snaps := w.e.spans, w.b.chunks, th.closed.chunks, w.e.atomicSnaps
+	e := w.e
+	if n := len(w.b.chunks); len(e.atomicSnaps) < n {
+		e.atomicSnaps = append(e.atomicSnaps, make([]atomicSnap, n-len(e.atomicSnaps))...)
+	}
+	spans, starts, closed, snaps := e.spans, w.b.chunks, th.closed.chunks, e.atomicSnaps
 	stale := false
 	for _, blk := range th.atomicBlocks {
 		i := blk.i
