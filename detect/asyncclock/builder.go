@@ -11,8 +11,8 @@ import (
 // copying them, so a begin allocates only the blocks that change.
 type builder struct {
 	chunks []*chunk
-	owned  []bool // chunks[i] was made by this builder and no Time holds it yet
-	known  []bool // learnVector's scratch
+	owned  []bool  // chunks[i] was made by this builder and no Time holds it yet
+	look   []int32 // learnVector's scratch
 	// low says that every clock is below 2^31, so that blocks compare
 	// with anyAboveLow (Engine.builder sets it while it holds).
 	low bool
@@ -81,20 +81,22 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 	if t.at != 0 && b.covers(t.at) {
 		return false // b knows the whole vector
 	}
-	known := b.known[:0]
+	// The blocks to look at, found before the join changes what b knows.
+	look := b.look[:0]
 	for i, tc := range t.chunks {
-		known = append(known, tc == nil || i < len(base) && base[i] == tc || tc.at != 0 && b.covers(tc.at))
+		if tc != nil && (i >= len(base) || base[i] != tc) && (tc.at == 0 || !b.covers(tc.at)) {
+			look = append(look, int32(i))
+		}
 	}
-	b.known = known
+	b.look = look
 	above := anyAbove
 	if b.low {
 		above = anyAboveLow
 	}
 	grew := false
-	for i, tc := range t.chunks {
-		if known[i] {
-			continue
-		}
+	for _, k := range look {
+		i := int(k)
+		tc := t.chunks[i]
 		if i >= len(b.chunks) || b.chunks[i] == nil {
 			for len(b.chunks) <= i {
 				b.chunks = append(b.chunks, nil)
