@@ -651,9 +651,10 @@ func (e *Engine) join(op *traces.Op) error {
 	if th == nil || !th.ended {
 		return e.invalid(op, "join of thread %s, which has not ended", e.name(op.Thread))
 	}
-	e.learn(t, th.final)
-	if err := e.atomicAt(t); err != nil {
-		return err
+	if e.learn(t, th.final) { // else t's time, to which ATOMIC was applied, is the same
+		if err := e.atomicAt(t); err != nil {
+			return err
+		}
 	}
 	e.at(t)
 	return nil
@@ -686,9 +687,8 @@ func (e *Engine) wait(op *traces.Op) error {
 		return err
 	}
 	learned := false
-	if h, ok := e.handles[op.Name]; ok {
-		e.learn(t, h.t)
-		learned = true
+	if h, ok := e.handles[op.Name]; ok && e.learn(t, h.t) {
+		learned = true // else t's time, to which ATOMIC was applied, is the same
 	}
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.

@@ -42,9 +42,10 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 	}
 	if op.External { // EXTERNAL: every earlier external send happens before this one
-		e.learn(t, e.ext)
-		if err := e.atomicAt(t); err != nil {
-			return err
+		if e.learn(t, e.ext) { // else t's time, to which ATOMIC was applied, is the same
+			if err := e.atomicAt(t); err != nil {
+				return err
+			}
 		}
 	}
 	snap := t.st
