@@ -64,6 +64,7 @@ type Engine struct {
 	chains  []chain             // by Chain; chains[0] is unused
 	spans   []span              // by Chain: where its ATOMIC intervals are (see span)
 	tails   []tail              // by Chain: its last ATOMIC intervals (see tail)
+	bars    []Clock             // by Chain: the clock a start must know for its event to take the chain (place): its last, or ^0 while busy
 	ext     Time                // the last external send
 	extTask *task               // sends from outside the program (no "t")
 
@@ -151,6 +152,7 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 		chains:  make([]chain, 1, 64),
 		spans:   make([]span, 1, 64),
 		tails:   make([]tail, 1, 64),
+		bars:    make([]Clock, 1, 64),
 		gcAt:    4096,
 	}
 	if cfg.GCEvery > 0 {
@@ -554,6 +556,7 @@ func (e *Engine) newChain(owner *thread, own bool) Chain {
 		e.chains = append(e.chains, make([]chain, end-len(e.chains))...)
 		e.spans = append(e.spans, make([]span, end-len(e.spans))...)
 		e.tails = append(e.tails, make([]tail, end-len(e.tails))...)
+		e.bars = append(e.bars, make([]Clock, end-len(e.bars))...)
 	}
 	c := r.next
 	r.next++

@@ -174,6 +174,7 @@ func (e *Engine) beginOp(op *traces.Op) error {
 	ch := &e.chains[c]
 	k := ch.last + 1
 	ch.last, ch.busy = k, true
+	e.bars[c] = ^Clock(0)
 	st := b.timeOf(MakeEpoch(c, k))
 	if !ev.q.binder && e.window > 0 {
 		th.window.learned(st.top)
@@ -217,6 +218,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 		ev.list.finished(ev)
 	}
 	e.chains[ev.chain].busy = false
+	e.bars[ev.chain] = e.chains[ev.chain].last
 	e.at(t)
 	e.forget(ev.id)
 	ev.run = task{} // its time is ev.end's, which goes when ev is reclaimed
@@ -494,7 +496,7 @@ func (e *Engine) place(ev *event, b *builder) Chain {
 		list = &owner.chains
 	}
 	for _, c := range *list {
-		if ch := &e.chains[c]; !ch.busy && b.get(c) >= ch.last {
+		if b.get(c) >= e.bars[c] { // not busy, and the start knows its last event ended
 			return c
 		}
 	}
@@ -535,6 +537,7 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	ch := &e.chains[c]
 	k := ch.last + 1
 	ch.last = k
+	e.bars[c] = k
 	st := b.timeOf(MakeEpoch(c, k))
 	p.chain, p.beginClock, p.endClock = c, k, k
 	p.begin, p.end = st, st
