@@ -113,11 +113,19 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 			b.chunks[i], b.owned[i], grew = tc, false, true
 			continue
 		}
-		for j, k := range tc.clocks {
-			if k > bc.clocks[j] {
-				bc = b.own(i)
-				bc.clocks[j] = k
-				grew = true
+		// Neither is at least the other: raise b's clocks to tc's, pair
+		// by pair of clocks (without b.low, above may have said "maybe",
+		// and grew then says b may have grown).
+		bc = b.own(i)
+		grew = true
+		tw := (*[chunkSize / 2]uint64)(unsafe.Pointer(&tc.clocks))
+		bw := (*[chunkSize / 2]uint64)(unsafe.Pointer(&bc.clocks))
+		for w := range tw {
+			if tw[w] == bw[w] {
+				continue // the two clocks of a pair, at once: most are the same
+			}
+			for j := 2 * w; j < 2*w+2; j++ {
+				bc.clocks[j] = max(bc.clocks[j], tc.clocks[j])
 			}
 		}
 	}
