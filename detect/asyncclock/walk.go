@@ -450,7 +450,7 @@ func lanesAbove(u, t *[chunkSize]Clock) uint32 {
 		above(8) | above(9) | above(10) | above(11) | above(12) | above(13) | above(14) | above(15)
 }
 
-// lanesAbove, and ATOMIC's thread.atomicSet, hold a block's lanes in 32
+// lanesAbove, lanesDiffer and ATOMIC's atomicBlock hold a block's lanes in 32
 // bits: a block must be 32 clocks exactly.
 var _ = [1]struct{}{}[chunkSize-32]
 
