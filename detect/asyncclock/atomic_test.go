@@ -1,8 +1,14 @@
 package asyncclock
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
+
+	"github.com/licorice-dev/licorice/traces"
+	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
 // TestSpanMayHold checks ATOMIC's per-chain summaries (span, tail)
@@ -42,6 +48,175 @@ func TestSpanMayHold(t *testing.T) {
 				recent := len(ivs) <= tailLen || q >= ivs[len(ivs)-tailLen].begin
 				if got && !in && recent {
 					t.Fatalf("intervals %v: clock %d is in none of the recent ones, but the span %+v and tail %v may hold it", ivs, q, *sp, e.tails[c])
+				}
+			}
+		}
+	}
+}
+
+// TestAtomicScan checks every start ATOMIC was applied to (at begins and
+// in the middle of events) against every interval of its looper's events
+// (checkAtomic): the scan by lanes that differ from th.closed's and from
+// what the walk looked at already must find every event whose begin the
+// start knows but not its end. Random traces, with and without the
+// window, and an app-shaped one, whose loopers have dozens of chains.
+func TestAtomicScan(t *testing.T) {
+	run := func(name string, tr *trace, cfg Config) int64 {
+		t.Helper()
+		e := New(tr.syms, cfg)
+		e.checkAtomic = true
+		for i := range tr.ops {
+			if err := e.Step(&tr.ops[i], tr.lines[i]); err != nil {
+				if _, ok := errors.AsType[*ConflictError](err); ok {
+					break
+				}
+				t.Fatalf("%s: %v\n%s", name, err, tr.text())
+			}
+		}
+		return e.atomicFound
+	}
+	var found int64
+	for seed := uint64(1); seed <= uint64(randomRuns(150, 30)); seed++ {
+		for _, chaos := range []bool{false, true} {
+			for _, window := range []time.Duration{0, 3 * time.Millisecond} {
+				g := genConfig{seed: seed, chaos: chaos, ops: 300, workers: 2, loopers: 1 + int(seed%3), binders: int(seed % 2)}
+				cfg := Config{Window: window, WideWindow: seed%2 == 0}
+				found += run(fmt.Sprintf("seed %d, chaos %v, window %v", seed, chaos, window), generate(g), cfg)
+			}
+		}
+	}
+	events := 5_000
+	if testing.Short() {
+		events = 2_000
+	}
+	app := generated(tracetest.App(events, 3))
+	for _, cfg := range []Config{{Window: DefaultWindow, WideWindow: true}, {}} {
+		n := run(fmt.Sprintf("app, window %v", cfg.Window), app, cfg)
+		if n == 0 {
+			t.Fatalf("app, window %v: ATOMIC found no event: the test checks nothing", cfg.Window)
+		}
+		found += n
+	}
+	t.Logf("ATOMIC found %d events", found)
+}
+
+// TestLanesDiffer checks lanesDiffer against a loop over the clocks, top
+// bits included.
+func TestLanesDiffer(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	values := []Clock{0, 1, 2, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1<<32 - 1}
+	for range 50_000 {
+		var u, v [chunkSize]Clock
+		for j := range u {
+			u[j] = values[r.IntN(len(values))]
+			switch r.IntN(3) {
+			case 0:
+				v[j] = u[j]
+			case 1:
+				v[j] = u[j] ^ 1<<r.IntN(32)
+			default:
+				v[j] = values[r.IntN(len(values))]
+			}
+		}
+		m := lanesDiffer(&u, &v)
+		for j := range u {
+			if in := m>>j&1 != 0; in != (u[j] != v[j]) {
+				t.Fatalf("lanesDiffer(%v, %v) = %b: lane %d wrong", u, v, m, j)
+			}
+		}
+	}
+}
+
+// TestAtomicScanRandom checks atomicScan on random looper chains,
+// intervals, closed starts and starts against the obvious: a loop over
+// every interval of every chain of the looper. Each walk scans a few
+// times, the start growing in between (as in atomic's later rounds), and
+// a scan must find exactly the events whose interval holds the start's
+// clock of a chain whose clock it has not looked at yet in the walk.
+func TestAtomicScanRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for n := range 3_000 {
+		e := New(nil, Config{})
+		th := &thread{kind: traces.Looper}
+		target := &event{}
+		nchains := 1 + r.IntN(80) // up to three blocks
+		var chains []Chain
+		inside := map[Chain][]interval{}
+		for range nchains {
+			c := e.newChain(th, false)
+			chains = append(chains, c)
+			k := Clock(1 + r.IntN(3))
+			for range r.IntN(6) {
+				b := k
+				k += Clock(1 + r.IntN(4))
+				e.chains[c].intervals = append(e.chains[c].intervals, interval{begin: b, end: k, ev: &event{}})
+				k += Clock(r.IntN(3))
+			}
+			e.setSpan(c)
+			if len(e.chains[c].intervals) > 0 {
+				th.addAtomic(c)
+				inside[c] = e.chains[c].intervals
+			}
+		}
+		in := func(c Chain, k Clock) *interval {
+			for i := range inside[c] {
+				if iv := &inside[c][i]; iv.begin <= k && k < iv.end {
+					return iv
+				}
+			}
+			return nil
+		}
+		// th.closed: clocks in no interval (at an end, in a gap, or 0).
+		var cb builder
+		cb.low = true
+		for _, c := range chains {
+			if r.IntN(4) == 0 {
+				continue
+			}
+			k := Clock(r.IntN(40))
+			for in(c, k) != nil {
+				k++
+			}
+			cb.raise(c, k)
+		}
+		th.closed = cb.time(0)
+		// The start: th.closed's blocks, or another time's.
+		b := &builder{low: true}
+		if r.IntN(4) == 0 {
+			b.start(Time{})
+		} else {
+			b.start(th.closed)
+		}
+		w := &walk{e: e, target: target, b: b, atomicWalk: 1}
+		looked := map[Chain]Clock{}
+		for scan := range 4 {
+			for range r.IntN(5) { // the start grows
+				c := chains[r.IntN(len(chains))]
+				b.raise(c, b.get(c)+Clock(r.IntN(6)))
+				if r.IntN(8) == 0 && len(inside[c]) > 0 { // the target's own interval
+					inside[c][0].ev = target
+					e.chains[c].intervals[0].ev = target
+				}
+			}
+			want := map[*event]bool{}
+			for _, c := range chains {
+				k := b.get(c)
+				if iv := in(c, k); iv != nil && iv.ev != target && !(scan > 0 && looked[c] == k) && k != th.closed.Get(c) {
+					want[iv.ev] = true
+				}
+				looked[c] = k
+			}
+			found, _ := w.atomicScan(th, nil)
+			got := map[*event]bool{}
+			for _, p := range found {
+				got[p] = true
+			}
+			if len(got) != len(found) || len(got) != len(want) {
+				t.Fatalf("walk %d, scan %d: found %d events (%d distinct), want %d", n, scan, len(found), len(got), len(want))
+			}
+			for p := range want {
+				if !got[p] {
+					t.Fatalf("walk %d, scan %d: an event whose interval holds the start's clock was not found", n, scan)
 				}
 			}
 		}

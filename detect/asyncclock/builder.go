@@ -11,8 +11,8 @@ import (
 // copying them, so a begin allocates only the blocks that change.
 type builder struct {
 	chunks []*chunk
-	owned  []bool // chunks[i] was made by this builder and no Time holds it yet
-	known  []bool // learnVector's scratch
+	owned  []bool  // chunks[i] was made by this builder and no Time holds it yet
+	look   []int32 // learnVector's scratch
 	// low says that every clock is below 2^31, so that blocks compare
 	// with anyAboveLow (Engine.builder sets it while it holds).
 	low bool
@@ -81,20 +81,22 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 	if t.at != 0 && b.covers(t.at) {
 		return false // b knows the whole vector
 	}
-	known := b.known[:0]
+	// The blocks to look at, found before the join changes what b knows.
+	look := b.look[:0]
 	for i, tc := range t.chunks {
-		known = append(known, tc == nil || i < len(base) && base[i] == tc || tc.at != 0 && b.covers(tc.at))
+		if tc != nil && (i >= len(base) || base[i] != tc) && (tc.at == 0 || !b.covers(tc.at)) {
+			look = append(look, int32(i))
+		}
 	}
-	b.known = known
+	b.look = look
 	above := anyAbove
 	if b.low {
 		above = anyAboveLow
 	}
 	grew := false
-	for i, tc := range t.chunks {
-		if known[i] {
-			continue
-		}
+	for _, k := range look {
+		i := int(k)
+		tc := t.chunks[i]
 		if i >= len(b.chunks) || b.chunks[i] == nil {
 			for len(b.chunks) <= i {
 				b.chunks = append(b.chunks, nil)
@@ -111,11 +113,19 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 			b.chunks[i], b.owned[i], grew = tc, false, true
 			continue
 		}
-		for j, k := range tc.clocks {
-			if k > bc.clocks[j] {
-				bc = b.own(i)
-				bc.clocks[j] = k
-				grew = true
+		// Neither is at least the other: raise b's clocks to tc's, pair
+		// by pair of clocks (without b.low, above may have said "maybe",
+		// and grew then says b may have grown).
+		bc = b.own(i)
+		grew = true
+		tw := (*[chunkSize / 2]uint64)(unsafe.Pointer(&tc.clocks))
+		bw := (*[chunkSize / 2]uint64)(unsafe.Pointer(&bc.clocks))
+		for w := range tw {
+			if tw[w] == bw[w] {
+				continue // the two clocks of a pair, at once: most are the same
+			}
+			for j := 2 * w; j < 2*w+2; j++ {
+				bc.clocks[j] = max(bc.clocks[j], tc.clocks[j])
 			}
 		}
 	}

@@ -105,11 +105,13 @@ type Engine struct {
 	gcAt          int
 	pool          []*builder
 	atomicScratch []*event
-	atomicSeen    []Clock // walk.atomic's clocks looked at, by chain, for the one walk that applies ATOMIC at a time
-	atomicLooked  []Chain // the chains whose atomicSeen is not 0
-	beginWalk     walk    // the walk of the begin being stepped, kept so that it is not allocated per begin
-	checkMemos    bool    // tests: check every use of a walk's memo against the list (checkMemo)
-	foldEvery     int     // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
+	atomicSnaps   []atomicSnap // by block: walk.atomic's start as it last scanned it, for the one walk that applies ATOMIC at a time
+	atomicWalks   uint64       // walks that applied ATOMIC (atomicSnap.walk)
+	beginWalk     walk         // the walk of the begin being stepped, kept so that it is not allocated per begin
+	checkMemos    bool         // tests: check every use of a walk's memo against the list (checkMemo)
+	checkAtomic   bool         // tests: check every start ATOMIC was applied to against every interval (checkAtomic)
+	atomicFound   int64        // tests, with checkAtomic: events ATOMIC found
+	foldEvery     int          // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -226,9 +228,9 @@ type thread struct {
 	chains     []Chain    // looper: the chains of its events, oldest first
 	chainRange chainRange // looper: the numbers its next chains take
 
-	atomicChains []Chain  // looper: its chains that hold ATOMIC intervals
-	atomicSet    []uint32 // the same, by block of chains (bit j of block i: chain i<<chunkBits|j)
-	closed       Time     // looper: the start of its last begin, to which ATOMIC was applied (see walk.atomic)
+	atomicChains []Chain       // looper: its chains that hold ATOMIC intervals
+	atomicBlocks []atomicBlock // the same, by block of chains
+	closed       Time          // looper: the start of its last begin, to which ATOMIC was applied (see walk.atomic)
 
 	binder   map[uint64]*binderList // IPCHANDLE: events it ran, by queue, process and syncness
 	ipcAsync map[ipcKey]ipcLast     // IPCASYNC: the last async event of each sender it ran
@@ -680,9 +682,10 @@ func (e *Engine) join(op *traces.Op) error {
 	if th == nil || !th.ended {
 		return e.invalid(op, "join of thread %s, which has not ended", e.name(op.Thread))
 	}
-	e.learn(t, th.final)
-	if err := e.atomicAt(t); err != nil {
-		return err
+	if e.learn(t, th.final) { // else t's time, to which ATOMIC was applied, is the same
+		if err := e.atomicAt(t); err != nil {
+			return err
+		}
 	}
 	e.at(t)
 	return nil
@@ -713,9 +716,8 @@ func (e *Engine) wait(op *traces.Op) error {
 		return err
 	}
 	learned := false
-	if h := e.handles.get(op.Name); h != nil {
-		e.learn(t, h.t)
-		learned = true
+	if h := e.handles.get(op.Name); h != nil && e.learn(t, h.t) {
+		learned = true // else t's time, to which ATOMIC was applied, is the same
 	}
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.

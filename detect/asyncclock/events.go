@@ -42,9 +42,10 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 	}
 	if op.External { // EXTERNAL: every earlier external send happens before this one
-		e.learn(t, e.ext)
-		if err := e.atomicAt(t); err != nil {
-			return err
+		if e.learn(t, e.ext) { // else t's time, to which ATOMIC was applied, is the same
+			if err := e.atomicAt(t); err != nil {
+				return err
+			}
 		}
 	}
 	snap := t.st
@@ -230,11 +231,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 		if !ch.atomic {
 			ch.atomic = true
 			th.atomicChains = append(th.atomicChains, ev.chain)
-			i := int(ev.chain >> chunkBits)
-			for len(th.atomicSet) <= i {
-				th.atomicSet = append(th.atomicSet, 0)
-			}
-			th.atomicSet[i] |= 1 << (ev.chain & (chunkSize - 1))
+			th.addAtomic(ev.chain)
 		}
 	}
 	th.recent = append(th.recent, ev)

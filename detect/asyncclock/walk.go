@@ -40,9 +40,9 @@ type walk struct {
 	seen   map[*event]bool
 	// incomplete: a tentative walk met a predecessor that has not finished
 	incomplete bool
-	// atomicRan: atomic looked at the chains of the walk's looper before,
-	// and the engine's atomicSeen holds the clocks it looked at
-	atomicRan bool
+	// atomicWalk numbers the walk once atomic looked at the chains of its
+	// looper (see atomicSnap); 0 before
+	atomicWalk uint64
 	// recording: walkList notes the entries it takes for a memo, the
 	// first memoSize of them in took, and counts them in ntook
 	recording bool
@@ -450,7 +450,7 @@ func lanesAbove(u, t *[chunkSize]Clock) uint32 {
 		above(8) | above(9) | above(10) | above(11) | above(12) | above(13) | above(14) | above(15)
 }
 
-// lanesAbove, and ATOMIC's thread.atomicSet, hold a block's lanes in 32
+// lanesAbove, lanesDiffer and ATOMIC's atomicBlock hold a block's lanes in 32
 // bits: a block must be 32 clocks exactly.
 var _ = [1]struct{}{}[chunkSize-32]
 
@@ -848,113 +848,186 @@ func (w *walk) atFront() (bool, error) {
 // It skips the chains whose clock is th.closed's, the start of th's last
 // begin, to which ATOMIC was applied: none of its clocks of th's chains
 // is inside an interval, then or later, as an interval added later is of
-// an event that began later (th ran none at that begin). That holds for
-// the blocks the start shares with it whole, as a block is never written
-// once a Time holds it: those are skipped first, a block at a time. And
-// it looks again, in its later rounds and later calls for the same walk,
-// only at the chains whose clock the start raised since it last looked:
-// the intervals do not change during a walk (only ends, folds and
+// an event that began later (th ran none at that begin). And it looks
+// again, in its later rounds and later calls for the same walk, only at
+// the chains whose clock changed since it last looked (atomicSnap): the
+// intervals do not change during a walk (only ends, folds and
 // collections change them), so a clock it looked at finds the same event
 // again, whose end the start joined already (else the clock would have
 // grown past it).
 func (w *walk) atomic(th *thread) (bool, error) {
 	e := w.e
-	seen := e.atomicSeen // by chain: the clock looked at last in this walk
-	if !w.atomicRan {
-		w.atomicRan = true
-		for _, c := range e.atomicLooked { // the chains an earlier walk looked at
-			seen[c] = 0
-		}
-		e.atomicLooked = e.atomicLooked[:0]
-		if n := len(e.chains); len(seen) < n {
-			seen = append(seen, make([]Clock, n-len(seen))...)
-		}
+	if w.atomicWalk == 0 {
+		e.atomicWalks++
+		w.atomicWalk = e.atomicWalks
 	}
 	changed := false
 	for {
-		found, stale := w.atomicScan(th, seen, e.atomicScratch[:0])
+		found, stale := w.atomicScan(th, e.atomicScratch[:0])
 		if stale {
 			th.atomicChains = slices.DeleteFunc(th.atomicChains, func(c Chain) bool {
 				drop := e.spans[c].hi == 0 || e.chains[c].owner != th
 				if drop {
 					e.chains[c].atomic = false
-					th.atomicSet[c>>chunkBits] &^= 1 << (c & (chunkSize - 1))
+					th.dropAtomic(c)
 				}
 				return drop
 			})
 		}
 		e.atomicScratch = found[:0]
+		if e.checkAtomic {
+			e.atomicFound += int64(len(found))
+		}
 		added := false
 		for _, p := range found {
 			c, err := w.pred(p, Atomic)
 			if err != nil {
-				e.atomicSeen = seen
 				return changed, err
 			}
 			added = added || c
 		}
 		if !added {
-			e.atomicSeen = seen
+			if e.checkAtomic {
+				return changed, w.checkAtomic(th)
+			}
 			return changed, nil
 		}
 		changed = true
 	}
 }
 
+// atomicBlock is a block of a looper's chains that hold ATOMIC intervals:
+// bit j of set is chain i<<chunkBits|j. A looper's chains take numbers in
+// blocks of their own (newChain), so it has few.
+type atomicBlock struct {
+	i   int
+	set uint32
+}
+
+// addAtomic adds chain c to th's atomicBlocks.
+func (th *thread) addAtomic(c Chain) {
+	i := int(c >> chunkBits)
+	k := slices.IndexFunc(th.atomicBlocks, func(b atomicBlock) bool { return b.i == i })
+	if k < 0 {
+		k = len(th.atomicBlocks)
+		th.atomicBlocks = append(th.atomicBlocks, atomicBlock{i: i})
+	}
+	th.atomicBlocks[k].set |= 1 << (c & (chunkSize - 1))
+}
+
+// dropAtomic removes chain c from th's atomicBlocks.
+func (th *thread) dropAtomic(c Chain) {
+	i := int(c >> chunkBits)
+	for k := range th.atomicBlocks {
+		if b := &th.atomicBlocks[k]; b.i == i {
+			b.set &^= 1 << (c & (chunkSize - 1))
+		}
+	}
+	th.atomicBlocks = slices.DeleteFunc(th.atomicBlocks, func(b atomicBlock) bool { return b.set == 0 })
+}
+
+// atomicSnap is a block of the start as walk.atomic last scanned it, in
+// the walk numbered walk (see Engine.atomicWalks): a clock it holds
+// was looked at already.
+type atomicSnap struct {
+	walk   uint64
+	clocks [chunkSize]Clock
+}
+
 // atomicScan appends to found the events of th whose begin the start
 // knows but not their end, on the chains whose clock it has not looked at
-// yet (seen, as in atomic), and reports whether a chain of
+// yet in this walk (see atomic), and reports whether a chain of
 // th.atomicChains was left without intervals or is another thread's.
 //
-// It goes through th's chains a block at a time (th.atomicSet), as the
-// start's blocks and th.closed's: a block of the start that is one of
-// th.closed's needs no look. A first loop, without calls (which would
-// make the compiler keep its variables in memory), finds the few chains
-// of a block that need a closer look.
-func (w *walk) atomicScan(th *thread, seen []Clock, found []*event) ([]*event, bool) {
-	spans, starts, closed := w.e.spans, w.b.chunks, th.closed.chunks
+// It goes through th's chains a block at a time (th.atomicBlocks), as the
+// start's blocks and th.closed's: only the lanes where the start's clock
+// differs from th.closed's, and from the one it looked at last in this
+// walk (Engine.atomicSnaps), need a look, which lanesDiffer finds 32 at a
+// time. A first loop, without calls (which would make the compiler keep
+// its variables in memory), finds the few chains of a block that need a
+// closer look.
+func (w *walk) atomicScan(th *thread, found []*event) ([]*event, bool) {
+	e := w.e
+	if n := len(w.b.chunks); len(e.atomicSnaps) < n {
+		e.atomicSnaps = append(e.atomicSnaps, make([]atomicSnap, n-len(e.atomicSnaps))...)
+	}
+	spans, starts, closed, snaps := e.spans, w.b.chunks, th.closed.chunks, e.atomicSnaps
 	stale := false
-	for i, set := range th.atomicSet[:min(len(th.atomicSet), len(starts))] {
-		sc := starts[i]
-		if set == 0 || sc == nil {
+	for _, blk := range th.atomicBlocks {
+		i := blk.i
+		if i >= len(starts) || starts[i] == nil {
 			continue // knows none of these chains
 		}
-		var cc *chunk
-		if i < len(closed) {
-			cc = closed[i]
+		sc := starts[i]
+		m := blk.set
+		if i < len(closed) && closed[i] != nil {
+			if cc := closed[i]; sc == cc {
+				m = 0
+			} else {
+				m &= lanesDiffer(&sc.clocks, &cc.clocks) // th.closed's clocks are in no interval
+			}
 		}
-		if sc == cc {
-			continue
+		sn := &snaps[i]
+		if sn.walk == w.atomicWalk {
+			m &= lanesDiffer(&sc.clocks, &sn.clocks) // looked at already
 		}
+		if m == 0 {
+			continue // the snapshot stays right: the start's clocks that differ from it differ from th.closed's
+		}
+		sn.walk, sn.clocks = w.atomicWalk, sc.clocks
 		first := Chain(i << chunkBits)
 		var look uint32
-		for m := set; m != 0; m &= m - 1 {
+		for ; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
 			c, k := first|Chain(j), sc.clocks[j]
-			sp := spans[c]
-			if k < sp.lo || k >= sp.hi || k == seen[c] {
+			if sp := spans[c]; k < sp.lo || k >= sp.hi {
 				stale = stale || sp.hi == 0
-				continue // knows none of their begins, all of their ends, or looked already
-			}
-			if cc != nil && k == cc.clocks[j] {
-				continue // th.closed's clock of c, in no interval
+				continue // knows none of their begins, or all of their ends
 			}
 			look |= 1 << j
 		}
 		for ; look != 0; look &= look - 1 {
 			j := bits.TrailingZeros32(look)
-			c, k := first|Chain(j), sc.clocks[j]
-			if seen[c] == 0 {
-				w.e.atomicLooked = append(w.e.atomicLooked, c)
-			}
-			seen[c] = k
 			var ok bool
-			if found, ok = w.atomicAt(th, c, k, found); !ok {
+			if found, ok = w.atomicAt(th, first|Chain(j), sc.clocks[j], found); !ok {
 				stale = true
 			}
 		}
 	}
 	return found, stale
+}
+
+// checkAtomic checks, for tests, the start after ATOMIC was applied
+// against the obvious: the start's clock of no chain is inside the
+// interval of an event that th ran, other than the walk's.
+func (w *walk) checkAtomic(th *thread) error {
+	for c := range w.e.chains {
+		for _, iv := range w.e.chains[c].intervals {
+			if k := w.b.get(Chain(c)); iv.ev.th == th && iv.ev != w.target && k >= iv.begin && k < iv.end {
+				return fmt.Errorf("asyncclock: after ATOMIC, the start of %s knows the begin of %s (chain %d, clocks %d to %d) at clock %d, but not its end",
+					w.e.name(w.target.id), w.e.name(iv.ev.id), c, iv.begin, iv.end, k)
+			}
+		}
+	}
+	return nil
+}
+
+// lanesDiffer returns the set of lanes where u's clock is not t's, 32
+// clocks in 16 64-bit operations: in each pair of lanes of x = u^t,
+// (x&^h) + ^h sets a lane's top bit exactly when its low 31 bits are not
+// all zero (no carry crosses lanes), and x's own top bit does the rest.
+func lanesDiffer(u, t *[chunkSize]Clock) uint32 {
+	const h = 0x8000_0000_8000_0000
+	uw := (*[chunkSize / 2]uint64)(unsafe.Pointer(u))
+	tw := (*[chunkSize / 2]uint64)(unsafe.Pointer(t))
+	differ := func(j int) uint32 {
+		x := uw[j] ^ tw[j]
+		a := (x&^h + ^uint64(h)) | x
+		return uint32(a>>31&1|a>>62&2) << (2 * j)
+	}
+	// Unrolled, as anyAbove.
+	return differ(0) | differ(1) | differ(2) | differ(3) | differ(4) | differ(5) | differ(6) | differ(7) |
+		differ(8) | differ(9) | differ(10) | differ(11) | differ(12) | differ(13) | differ(14) | differ(15)
 }
 
 // atomicAt appends to found the event of th whose interval on chain c
