@@ -104,7 +104,7 @@ type Engine struct {
 	atomicSeen    []Clock // walk.atomic's clocks looked at, by chain, for the one walk that applies ATOMIC at a time
 	atomicLooked  []Chain // the chains whose atomicSeen is not 0
 	beginWalk     walk    // the walk of the begin being stepped, kept so that it is not allocated per begin
-	checkMemos    bool    // tests: check every use of a walk's memo against the list (checkMemo)
+	checkWalks    bool    // tests: check every begin's PRIORITY walk, and every use of a memo, against the lists (checkPriority, checkMemo)
 	foldEvery     int     // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
 	stats         Stats
 	err           error // sticky

@@ -151,11 +151,12 @@ func (w *walk) priority(send Time) error {
 		return nil
 	}
 	for i := range w.target.q.heads {
-		if err := w.head(&w.target.q.heads[i], &send, need); err != nil {
+		h := &w.target.q.heads[i]
+		if err := w.head(h, send.Get(h.chain), 0, need); err != nil {
 			return err
 		}
 	}
-	return nil
+	return w.checkPriority()
 }
 
 // reducedPriority is priority for the begin of an event E whose send
@@ -179,10 +180,10 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 	if _, err := w.pred(prev, Priority); err != nil {
 		return err
 	}
-	if err := w.head(&q.heads[own.head], &send, need); err != nil {
+	base := prev.send
+	if err := w.head(&q.heads[own.head], send.Get(own.chain), base.Get(own.chain), need); err != nil {
 		return err
 	}
-	base := prev.send
 	var none [chunkSize]Clock
 	for i, sc := range send.chunks[:min(len(send.chunks), len(q.sends))] { // chains past q.sends never sent to q
 		if sc == nil {
@@ -212,8 +213,35 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 			if h == nil {
 				continue
 			}
-			if err := w.head(h, &send, need); err != nil {
+			if err := w.head(h, sc.clocks[j], known[j], need); err != nil {
 				return err
+			}
+		}
+	}
+	return w.checkPriority()
+}
+
+// checkPriority checks, for tests (Engine.checkWalks), the start after a
+// begin's PRIORITY walk against the obvious: it knows the end of every
+// finished entry of its queue's lists that the event's send knows and
+// that Table 3.1 orders before it, however the walk got there (heads,
+// memos, the reference's send).
+func (w *walk) checkPriority() error {
+	ev := w.target
+	if !w.e.checkWalks || w.mode != strict || w.outer != nil {
+		return nil
+	}
+	for _, h := range ev.q.heads {
+		l := h.l
+		v := ev.send.Get(l.chain)
+		for i := range l.entries {
+			x := &l.entries[i]
+			if x.clock > v {
+				break
+			}
+			if x.ev != ev && x.ev.finished() && !x.ev.absorbed && priority(x.cat, x.time, ev.cat, ev.time) && !w.b.covers(x.ev.endEpoch()) {
+				return fmt.Errorf("asyncclock: at the begin of %s, PRIORITY missed %s (sent on chain %d at clock %d), which precedes it",
+					w.e.name(ev.id), w.e.name(x.ev.id), l.chain, x.clock)
 			}
 		}
 	}
@@ -241,9 +269,10 @@ func (w *walk) removedPriority() error {
 }
 
 // head walks, for priority, the list of one chain's sends to the queue
-// back from the last one send knows.
-func (w *walk) head(h *listHead, send *Time, need uint8) error {
-	v := send.Get(h.chain)
+// back from the last one the send knows, at clock v of the chain. The
+// entries at or before clock known are accounted for already: the send of
+// reducedPriority's reference knew them (0: none).
+func (w *walk) head(h *listHead, v, known Clock, need uint8) error {
 	if h.first == 0 || v < h.first {
 		return nil // it knows none of the chain's sends still listed
 	}
@@ -251,7 +280,7 @@ func (w *walk) head(h *listHead, send *Time, need uint8) error {
 	if w.mode == strict {
 		// Entries after the last settled one are pending: none can
 		// precede the event (pendingPreds checks it).
-		if h.settled == 0 {
+		if h.settled == 0 || h.settled <= known {
 			return nil
 		}
 		if v >= h.settled {
@@ -268,6 +297,9 @@ func (w *walk) head(h *listHead, send *Time, need uint8) error {
 	start := len(l.entries) - 1
 	if l.entries[start].clock > v {
 		start = l.search(v)
+	}
+	if l.entries[start].clock <= known {
+		return nil // the reference's send knew every entry the send knows
 	}
 	// Often the last entry the send knows accounts for the others alone.
 	if x := &l.entries[start]; w.mode == strict && x.ev != w.target && w.suffices(x.cat, x.time, x.end, need&h.seen, h.maxTime) {
@@ -384,7 +416,7 @@ func (w *walk) memoWalk(h *listHead, need uint8, start int, upto Clock) error {
 				}
 			}
 		}
-		if w.e.checkMemos {
+		if w.e.checkWalks {
 			return w.checkMemo(l, took, upto)
 		}
 		return nil
