@@ -503,10 +503,10 @@ func (q *queue) headOf(c Chain) *listHead {
 
 // reducer returns an ended event of ev's queue, of the same category and
 // time as ev, whose send ev's send knows and whose send time is still
-// held (see reducedPriority), or nil: one that ev's sender sent before
-// ev, or else one of the last events of that category and time the
-// queue's looper began (delayed ones: at-time events seldom share a
-// time). It notes ev as begun.
+// held (see reducedPriority), or nil: of the last one ev's sender sent
+// before ev and the last events of that category and time the queue's
+// looper began (delayed ones: at-time events seldom share a time), the
+// one sent last. It notes ev as begun.
 func (w *walk) reducer() *event {
 	ev := w.target
 	l, q := ev.list, ev.q
@@ -529,12 +529,16 @@ func (w *walk) reducer() *event {
 }
 
 // reference returns reducer's choice, of the events ev's sender sent
-// before it or else of recent.
+// before it and of recent: the one sent last, whose send usually knows
+// the most of what ev's send knows, which leaves the fewest chains to
+// walk (app 30k: 2.9% fewer instructions than the sender's own, if any,
+// before recent).
 func (w *walk) reference(recent *recentBegun) *event {
 	ev, l := w.target, w.target.list
 	usable := func(p *event) bool {
 		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
 	}
+	var best *event
 	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
 		for range 4 {
 			d := l.entries[i].prev[ev.cat]
@@ -543,18 +547,19 @@ func (w *walk) reference(recent *recentBegun) *event {
 			}
 			i -= int(d)
 			if x := &l.entries[i]; x.time == ev.time && usable(x.ev) {
-				return x.ev
+				best = x.ev
+				break
 			}
 		}
 	}
 	if recent != nil {
 		for _, p := range recent {
-			if usable(p) && ev.send.Covers(p.sendEpoch) {
-				return p
+			if (best == nil || p != nil && p.sendSeq > best.sendSeq) && usable(p) && ev.send.Covers(p.sendEpoch) {
+				best = p
 			}
 		}
 	}
-	return nil
+	return best
 }
 
 // recentBegun holds the last events of one category and time a looper
