@@ -320,6 +320,7 @@ type queue struct {
 
 	lastBegun *begunTable // looper: the last events begun of delayed categories and times (reducer)
 	sends     []sendBlock // looper: by block of chains, their sends to the queue (reducedPriority)
+	listed    []uint32    // looper: by block of chains, a bit for each chain whose list of sends to the queue is kept (reducedPriority)
 }
 
 // evStatus is where an event is in its life.

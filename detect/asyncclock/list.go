@@ -50,7 +50,9 @@ func (l *sendList) add(ev *event, clock Clock) {
 	i, j := int(l.chain>>chunkBits), l.chain&(chunkSize-1)
 	for i >= len(q.sends) {
 		q.sends = append(q.sends, sendBlock{})
+		q.listed = append(q.listed, 0)
 	}
+	q.listed[i] |= 1 << j
 	q.sends[i][j] = chainSends{last: clock, head: int32(l.head)}
 	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
 }

@@ -186,7 +186,8 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 	}
 	var none [chunkSize]Clock
 	for i, sc := range send.chunks[:min(len(send.chunks), len(q.sends))] { // chains past q.sends never sent to q
-		if sc == nil {
+		listed := q.listed[i] // the chains of the block that have a list
+		if sc == nil || listed == 0 {
 			continue
 		}
 		known := &none // base's clocks of these chains
@@ -200,7 +201,7 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		// to q after what base knew (else prev's send knew every send of
 		// the chain to q that send knows).
 		sends := &q.sends[i]
-		for m := lanesAbove(&sc.clocks, known); m != 0; m &= m - 1 {
+		for m := lanesAbove(&sc.clocks, known) & listed; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
 			if sc.clocks[j] <= known[j] || sends[j].last <= known[j] {
 				continue // lanesAbove may say more than there is
