@@ -290,9 +290,9 @@ func (w *walk) head(h *listHead, v, known Clock, need uint8) error {
 				return nil
 			}
 			if w.outer != nil { // resolving a removed event: no pendingPreds check came first
-				return w.walkList(l, int(h.settledIdx), need)
+				return w.walkList(l, int(h.settledIdx), need, known)
 			}
-			return w.memoWalk(h, need, int(h.settledIdx), allSettled)
+			return w.memoWalk(h, need, int(h.settledIdx), allSettled, known)
 		}
 	}
 	start := len(l.entries) - 1
@@ -307,9 +307,9 @@ func (w *walk) head(h *listHead, v, known Clock, need uint8) error {
 		return nil
 	}
 	if w.mode == strict && w.outer == nil {
-		return w.memoWalk(h, need, start, l.entries[start].clock)
+		return w.memoWalk(h, need, start, l.entries[start].clock, known)
 	}
-	return w.walkList(l, start, need)
+	return w.walkList(l, start, need, known)
 }
 
 const (
@@ -395,8 +395,9 @@ func (ms *memos) settled(x *sendEntry) {
 // memoWalk is, at a begin, the walk of h's list from entry start, the
 // last one the begin's send knows (upto: its clock, or allSettled for the
 // last settled entry when the send knows every settled one), or what a
-// memo of an earlier such walk says it would do (see memos).
-func (w *walk) memoWalk(h *listHead, need uint8, start int, upto Clock) error {
+// memo of an earlier such walk says it would do (see memos). The entries
+// at or before clock known are accounted for (see head).
+func (w *walk) memoWalk(h *listHead, need uint8, start int, upto, known Clock) error {
 	t := w.target.time
 	if t >= h.maxTime {
 		t = math.MaxInt64
@@ -423,7 +424,7 @@ func (w *walk) memoWalk(h *listHead, need uint8, start int, upto Clock) error {
 		return nil
 	}
 	w.recording, w.ntook = true, 0
-	err := w.walkList(l, start, need)
+	err := w.walkList(l, start, need, known)
 	w.recording = false
 	n := w.ntook
 	if err != nil || n > memoSize {
@@ -672,8 +673,11 @@ func (w *walk) pendingPreds() error {
 	return err
 }
 
-// walkList walks l back from entry start for the categories in open.
-func (w *walk) walkList(l *sendList, start int, open uint8) error {
+// walkList walks l back from entry start for the categories in open,
+// down to the entries at or before clock known, which a reference
+// accounts for (see head). A walk that stops there leaves no memo: it did
+// not take what a begin without that reference would need.
+func (w *walk) walkList(l *sendList, start int, open uint8, known Clock) error {
 	ev := w.target
 	// floor[c]: the earlier entries of category c with a time at most this
 	// precede a predecessor already accounted for (Table 3.1 is
@@ -705,6 +709,10 @@ func (w *walk) walkList(l *sendList, start int, open uint8) error {
 			return nil
 		}
 		p := &l.entries[i]
+		if p.clock <= known {
+			w.ntook = memoSize + 1 // no memo: it took none of the entries known accounts for
+			return nil
+		}
 		w.e.stats.WalkSteps++
 		cur[c] = i - int(p.prev[c]) // the next entry of c, unless skipped below
 		if p.prev[c] == 0 {
