@@ -167,9 +167,10 @@ func (w *walk) priority(send Time) error {
 // accounts for them. So only the lists of the chains of which send knows
 // more than prev's send knew, and that sent to the queue after what
 // prev's send knew, are walked, with E's sender's own list, whose last
-// send send's blocks may not show (a time's top): the reduction of the
-// AsyncClock at a send (thesis §4.1.3), read off the difference of two
-// clocks that share most of their blocks.
+// send send's blocks may not show (a time's top), and each only down to
+// the entries prev's send knew (head): the reduction of the AsyncClock at
+// a send (thesis §4.1.3), read off the difference of two clocks that
+// share most of their blocks.
 func (w *walk) reducedPriority(send Time, prev *event) error {
 	ev := w.target
 	need := predCats[ev.cat]
