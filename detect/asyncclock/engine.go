@@ -344,6 +344,7 @@ type event struct {
 	external bool
 	sender   traces.Sym // the sending task, or NoSym
 	list     *sendList  // the async-before list it is on (looper queues)
+	listIdx  int32      // its index in list.entries when it was added (sendList.index)
 
 	status    evStatus
 	sendSeq   int64

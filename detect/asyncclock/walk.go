@@ -546,7 +546,7 @@ func (w *walk) reference(recent *recentBegun) *event {
 		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
 	}
 	var best *event
-	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
+	if i := l.index(ev); i >= 0 {
 		for range 4 {
 			d := l.entries[i].prev[ev.cat]
 			if d == 0 {
