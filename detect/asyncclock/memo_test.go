@@ -28,10 +28,10 @@ func stepAll(tr *trace, cfg Config) (*Engine, error) {
 
 // TestMemoWalks checks the walks' memos (see memos) at every use against
 // the list they stand for, every begin's PRIORITY walk (reduced against a
-// reference or not) against the lists, and the relation against the reference
-// engine's, on random traces with collections as rare as on long runs
-// (each one makes the memos stale; the equivalence test collects every
-// three begins, which leaves them little use).
+// reference or not) against the lists, and the relation against the
+// reference engine's, on random traces with collections as rare as on
+// long runs (each one makes the memos stale; the equivalence test
+// collects every three begins, which leaves them little use).
 func TestMemoWalks(t *testing.T) {
 	n := randomRuns(60, 15)
 	var used int64

@@ -349,8 +349,9 @@ const (
 // P of the keys whose upto it is not after and that Table 3.1 orders it
 // for: their memos take it too (settled), or go stale if full. An entry
 // removed, or dropped by a compaction, makes every memo of the list stale
-// (moved counts gen up). A walk that met an at-front entry, or took more
-// than memoSize entries, leaves no memo. Removed events are resolved by
+// (moved counts gen up). A walk that met an at-front entry, took more
+// than memoSize entries, or stopped at the entries a reference accounts
+// for (walkList's known), leaves no memo. Removed events are resolved by
 // walks without memos (their starts had no pendingPreds check).
 type memos struct {
 	// The keys, apart from what they hold, so that a look-up reads one or
