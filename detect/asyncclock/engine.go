@@ -108,7 +108,7 @@ type Engine struct {
 	atomicSnaps   []atomicSnap // by block: walk.atomic's start as it last scanned it, for the one walk that applies ATOMIC at a time
 	atomicWalks   uint64       // walks that applied ATOMIC (atomicSnap.walk)
 	beginWalk     walk         // the walk of the begin being stepped, kept so that it is not allocated per begin
-	checkMemos    bool         // tests: check every use of a walk's memo against the list (checkMemo)
+	checkWalks    bool         // tests: check every begin's PRIORITY walk, and every use of a memo, against the lists (checkPriority, checkMemo)
 	checkAtomic   bool         // tests: check every start ATOMIC was applied to against every interval (checkAtomic)
 	atomicFound   int64        // tests, with checkAtomic: events ATOMIC found
 	foldEvery     int          // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
@@ -346,6 +346,7 @@ type queue struct {
 
 	lastBegun *begunTable // looper: the last events begun of delayed categories and times (reducer)
 	sends     []sendBlock // looper: by block of chains, their sends to the queue (reducedPriority)
+	listed    []uint32    // looper: by block of chains, a bit for each chain whose list of sends to the queue is kept (reducedPriority)
 }
 
 // evStatus is where an event is in its life.
@@ -369,6 +370,7 @@ type event struct {
 	external bool
 	sender   traces.Sym // the sending task, or NoSym
 	list     *sendList  // the async-before list it is on (looper queues)
+	listIdx  int32      // its index in list.entries when it was added (sendList.index)
 
 	status    evStatus
 	sendSeq   int64

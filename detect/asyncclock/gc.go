@@ -47,6 +47,7 @@ func (e *Engine) collect() {
 			l.compact(e)
 			if len(l.entries) == 0 {
 				q.lists[l.chain] = nil
+				q.listed[l.chain>>chunkBits] &^= 1 << (l.chain & (chunkSize - 1))
 				continue
 			}
 			l.head = len(kept)

@@ -42,3 +42,25 @@ func TestLanesAbove(t *testing.T) {
 		}
 	}
 }
+
+// TestRecentBegunOrder checks the ring of the last events begun of a
+// category and time: latest(k) is the k-th latest added, and nil before
+// that many were added, however often the ring went round.
+func TestRecentBegunOrder(t *testing.T) {
+	evs := make([]event, 3*recentSize+5)
+	for n := range len(evs) + 1 {
+		var r recentBegun
+		for i := range n {
+			r.add(&evs[i])
+		}
+		for k := range recentSize {
+			var want *event
+			if k < n {
+				want = &evs[n-1-k]
+			}
+			if r.latest(k) != want {
+				t.Fatalf("after %d added, latest(%d) is not the %d-th added (nil if none)", n, k, n-k)
+			}
+		}
+	}
+}

@@ -44,13 +44,16 @@ type sendEntry struct {
 
 func (l *sendList) add(ev *event, clock Clock) {
 	x := sendEntry{ev: ev, time: ev.time, clock: clock, cat: ev.cat}
+	ev.listIdx = int32(len(l.entries))
 	l.summarize(len(l.entries), &x)
 	l.entries = append(l.entries, x)
 	q := l.q
 	i, j := int(l.chain>>chunkBits), l.chain&(chunkSize-1)
 	for i >= len(q.sends) {
 		q.sends = append(q.sends, sendBlock{})
+		q.listed = append(q.listed, 0)
 	}
+	q.listed[i] |= 1 << j
 	q.sends[i][j] = chainSends{last: clock, head: int32(l.head)}
 	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
 }
@@ -162,9 +165,22 @@ func (l *sendList) search(v Clock) int {
 	return lo - 1
 }
 
+// index returns the index of ev's entry in the list, or -1 if it left
+// it: where it was added, unless a compaction moved it since.
+func (l *sendList) index(ev *event) int {
+	i := int(ev.listIdx)
+	if i >= len(l.entries) || l.entries[i].ev != ev {
+		i = l.search(ev.sendEpoch.Clock())
+	}
+	if i >= 0 && l.entries[i].ev == ev {
+		return i
+	}
+	return -1
+}
+
 // finished records that ev, sent at clock k of the list's chain, finished.
 func (l *sendList) finished(ev *event) {
-	if i := l.search(ev.sendEpoch.Clock()); i >= 0 && l.entries[i].ev == ev {
+	if i := l.index(ev); i >= 0 {
 		x := &l.entries[i]
 		x.end = ev.endEpoch()
 		l.memos.settled(x)

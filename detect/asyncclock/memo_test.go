@@ -8,12 +8,13 @@ import (
 	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
-// stepAll runs a fresh engine over tr with the memos checked at every
-// use (checkMemo). It returns the engine and the error that stopped it,
-// if not a contradiction of the model.
+// stepAll runs a fresh engine over tr with every begin's PRIORITY walk
+// and every use of a memo checked (checkPriority, checkMemo). It returns
+// the engine and the error that stopped it, if not a contradiction of the
+// model.
 func stepAll(tr *trace, cfg Config) (*Engine, error) {
 	e := New(tr.syms, cfg)
-	e.checkMemos = true
+	e.checkWalks = true
 	for i := range tr.ops {
 		if err := e.Step(&tr.ops[i], tr.lines[i]); err != nil {
 			if _, ok := errors.AsType[*ConflictError](err); ok {
@@ -26,10 +27,11 @@ func stepAll(tr *trace, cfg Config) (*Engine, error) {
 }
 
 // TestMemoWalks checks the walks' memos (see memos) at every use against
-// the list they stand for, and the relation against the reference
-// engine's, on random traces with collections as rare as on long runs
-// (each one makes the memos stale; the equivalence test collects every
-// three begins, which leaves them little use).
+// the list they stand for, every begin's PRIORITY walk (reduced against a
+// reference or not) against the lists, and the relation against the
+// reference engine's, on random traces with collections as rare as on
+// long runs (each one makes the memos stale; the equivalence test
+// collects every three begins, which leaves them little use).
 func TestMemoWalks(t *testing.T) {
 	n := randomRuns(60, 15)
 	var used int64
