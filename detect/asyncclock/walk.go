@@ -349,22 +349,35 @@ const (
 // P of the keys whose upto it is not after and that Table 3.1 orders it
 // for: their memos take it too (settled), or go stale if full. An entry
 // removed, or dropped by a compaction, makes every memo of the list stale
-// (moved counts gen up). A walk that met an at-front entry, took more
+// (moved clears the keys). A walk that met an at-front entry, took more
 // than memoSize entries, or stopped at the entries a reference accounts
 // for (walkList's known), leaves no memo. Removed events are resolved by
 // walks without memos (their starts had no pendingPreds check).
 type memos struct {
-	// The keys, apart from what they hold, so that a look-up reads one or
-	// two cache lines.
-	time [memoSlots]int64  // E's time, or math.MaxInt64 if at least the list's largest
-	upto [memoSlots]Clock  // the clock of the last entry E's send knows, or allSettled
-	made [memoSlots]uint32 // the list's gen when it was made
-	need [memoSlots]uint8  // predCats[E.cat] & the list's categories
-	n    [memoSlots]uint8  // entries held
-	next uint8             // the slot the next memo takes
-	gen  uint32            // counts the list's removals and compactions (moved)
+	// The keys, apart from what they hold, so that a look-up reads two
+	// cache lines and compares one word per slot, mostly.
+	key  [memoSlots]memoKey // upto and need; 0: the slot is empty or stale
+	time [memoSlots]int64   // E's time, or math.MaxInt64 if at least the list's largest
+	n    [memoSlots]uint8   // entries held
+	next uint8              // the slot the next memo takes
 	took [memoSlots][memoSize]memoEntry
 }
+
+// memoKey is a memo's upto (the clock of the last entry E's send knows,
+// or allSettled) and need (predCats[E.cat] & the list's categories) in one
+// word, with a bit that no empty or stale slot has.
+type memoKey uint64
+
+const memoLive = 1 << 7 // above every category's bit
+
+var _ = [1]struct{}{}[memoLive>>numCats-2] // the categories' bits are below memoLive
+
+func makeMemoKey(upto Clock, need uint8) memoKey {
+	return memoKey(upto)<<8 | memoLive | memoKey(need)
+}
+
+func (k memoKey) upto() Clock { return Clock(k >> 8) }
+func (k memoKey) need() uint8 { return uint8(k) &^ memoLive }
 
 // allSettled is a memo's upto when E's send knows every settled entry.
 const allSettled = ^Clock(0)
@@ -383,7 +396,8 @@ type memoEntry struct {
 // goes stale; the others stand.
 func (ms *memos) settled(x *sendEntry) {
 	for k := range memoSlots {
-		if ms.made[k] != ms.gen || x.clock > ms.upto[k] || ms.need[k]&x.cat.bit() == 0 || (x.cat.timed() && x.time > ms.time[k]) {
+		key := ms.key[k]
+		if key == 0 || x.clock > key.upto() || key.need()&x.cat.bit() == 0 || (x.cat.timed() && x.time > ms.time[k]) {
 			continue // not one of its P
 		}
 		if n := ms.n[k]; x.cat.timed() && x.ev.finished() && n < memoSize {
@@ -394,7 +408,7 @@ func (ms *memos) settled(x *sendEntry) {
 			t[0] = memoEntry{x.end, x.clock}
 			ms.n[k]++
 		} else {
-			ms.made[k] = ms.gen - 1
+			ms.key[k] = 0
 		}
 	}
 }
@@ -411,9 +425,9 @@ func (w *walk) memoWalk(h *listHead, need uint8, start int, upto, known Clock) e
 	}
 	l := h.l
 	ms := &l.memos
-	key := need & h.seen
+	key := makeMemoKey(upto, need&h.seen)
 	for k := range memoSlots {
-		if ms.made[k] != ms.gen || ms.need[k] != key || ms.time[k] != t || ms.upto[k] != upto {
+		if ms.key[k] != key || ms.time[k] != t {
 			continue
 		}
 		w.e.stats.MemoWalks++
@@ -446,7 +460,7 @@ func (w *walk) memoWalk(h *listHead, need uint8, start int, upto, known Clock) e
 	}
 	k := ms.next
 	ms.next = (k + 1) % memoSlots
-	ms.time[k], ms.upto[k], ms.made[k], ms.need[k], ms.n[k], ms.took[k] = t, upto, ms.gen, key, uint8(n), took
+	ms.key[k], ms.time[k], ms.n[k], ms.took[k] = key, t, uint8(n), took
 	return nil
 }
 
