@@ -588,8 +588,9 @@ func (w *walk) reference(recent *recentBegun) *event {
 	}
 	if recent != nil {
 		for k := range recentBest {
-			p := recent.latest(k)
-			if (best == nil || p != nil && p.sendSeq > best.sendSeq) && usable(p) && ev.send.Covers(p.sendEpoch) {
+			// The ring's copy of the send's number first: most of the
+			// latest were sent before the best so far, and are not read.
+			if p, seq := recent.latest(k), recent.latestSeq(k); p != nil && (best == nil || seq > best.sendSeq) && usable(p) && ev.send.Covers(p.sendEpoch) {
 				best = p
 			}
 		}
@@ -608,7 +609,8 @@ func (w *walk) reference(recent *recentBegun) *event {
 // queue began, in a ring.
 type recentBegun struct {
 	ev   [recentSize]*event
-	next uint8 // where the next one goes
+	seq  [recentSize]int64 // their sendSeq, read without the events
+	next uint8             // where the next one goes
 }
 
 const (
@@ -617,13 +619,18 @@ const (
 )
 
 func (r *recentBegun) add(ev *event) {
-	r.ev[r.next] = ev
+	r.ev[r.next], r.seq[r.next] = ev, ev.sendSeq
 	r.next = (r.next + 1) % recentSize
 }
 
 // latest returns the k-th latest event begun (0: the last one), or nil.
 func (r *recentBegun) latest(k int) *event {
 	return r.ev[(int(r.next)-1-k+recentSize)%recentSize]
+}
+
+// latestSeq returns the sendSeq of the k-th latest event begun (0 if none).
+func (r *recentBegun) latestSeq(k int) int64 {
+	return r.seq[(int(r.next)-1-k+recentSize)%recentSize]
 }
 
 // begunTable holds the last events a looper queue began of a few delayed
