@@ -48,6 +48,9 @@ func TestLanesAbove(t *testing.T) {
 // that many were added, however often the ring went round.
 func TestRecentBegunOrder(t *testing.T) {
 	evs := make([]event, 3*recentSize+5)
+	for i := range evs {
+		evs[i].sendSeq = int64(i + 1)
+	}
 	for n := range len(evs) + 1 {
 		var r recentBegun
 		for i := range n {
@@ -60,6 +63,9 @@ func TestRecentBegunOrder(t *testing.T) {
 			}
 			if r.latest(k) != want {
 				t.Fatalf("after %d added, latest(%d) is not the %d-th added (nil if none)", n, k, n-k)
+			}
+			if seq := r.latestSeq(k); want != nil && seq != want.sendSeq || want == nil && seq != 0 {
+				t.Fatalf("after %d added, latestSeq(%d) = %d, not the sendSeq of latest(%d)", n, k, seq, k)
 			}
 		}
 	}

@@ -191,9 +191,7 @@ func (l *sendList) finished(ev *event) {
 // moved updates the list's head after entries were dropped, or one was
 // removed (it settled, without an end yet), which makes its memos stale.
 func (l *sendList) moved() {
-	if l.memos.gen++; l.memos.gen == 0 { // wrapped around: no old memo may match
-		l.memos = memos{gen: 1}
-	}
+	l.memos.key = [memoSlots]memoKey{}
 	l.setHead()
 }
 
