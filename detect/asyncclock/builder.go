@@ -299,5 +299,6 @@ func anyAboveLow(u, t *chunk) bool {
 	return acc&h != h
 }
 
-// The unrolled anyAbove covers a block of exactly 32 clocks.
+// The unrolled anyAbove, anyAboveLow and maxBlocks cover a block of exactly
+// 32 clocks.
 var _ [1]struct{} = [chunkSize / 32]struct{}{}
