@@ -113,23 +113,62 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 			b.chunks[i], b.owned[i], grew = tc, false, true
 			continue
 		}
-		// Neither is at least the other: raise b's clocks to tc's, pair
-		// by pair of clocks (without b.low, above may have said "maybe",
-		// and grew then says b may have grown).
-		bc = b.own(i)
-		grew = true
-		tw := (*[chunkSize / 2]uint64)(unsafe.Pointer(&tc.clocks))
-		bw := (*[chunkSize / 2]uint64)(unsafe.Pointer(&bc.clocks))
-		for w := range tw {
-			if tw[w] == bw[w] {
-				continue // the two clocks of a pair, at once: most are the same
-			}
-			for j := 2 * w; j < 2*w+2; j++ {
-				bc.clocks[j] = max(bc.clocks[j], tc.clocks[j])
-			}
+		// Neither is at least the other: raise b's clocks to tc's
+		// (without b.low, above may have said "maybe", and grew then
+		// says b may have grown).
+		if b.owned[i] {
+			maxBlocks(bc, bc, tc)
+		} else { // a new block, made as the larger of the two, not copied first
+			nc := new(chunk)
+			maxBlocks(nc, bc, tc)
+			b.chunks[i], b.owned[i] = nc, true
 		}
+		grew = true
 	}
 	return grew
+}
+
+// maxBlocks sets each clock of d to the larger of x's and y's (d may be
+// x). A block that is raised mostly differs from the other in most of
+// its clocks, so a test per pair of clocks saved little: this takes the
+// larger clock one by one, without a branch, unrolled so that the
+// compiler checks the pointers once (about 6 instructions per clock,
+// against 9 per clock and 5 per pair before).
+func maxBlocks(d, x, y *chunk) {
+	dc, xc, yc := &d.clocks, &x.clocks, &y.clocks
+	up := func(j int) { dc[j] = max(xc[j], yc[j]) }
+	up(0)
+	up(1)
+	up(2)
+	up(3)
+	up(4)
+	up(5)
+	up(6)
+	up(7)
+	up(8)
+	up(9)
+	up(10)
+	up(11)
+	up(12)
+	up(13)
+	up(14)
+	up(15)
+	up(16)
+	up(17)
+	up(18)
+	up(19)
+	up(20)
+	up(21)
+	up(22)
+	up(23)
+	up(24)
+	up(25)
+	up(26)
+	up(27)
+	up(28)
+	up(29)
+	up(30)
+	up(31)
 }
 
 // learn joins t in; it reports whether b grew.
@@ -260,5 +299,6 @@ func anyAboveLow(u, t *chunk) bool {
 	return acc&h != h
 }
 
-// The unrolled anyAbove covers a block of exactly 32 clocks.
+// The unrolled anyAbove, anyAboveLow and maxBlocks cover a block of exactly
+// 32 clocks.
 var _ [1]struct{} = [chunkSize / 32]struct{}{}
