@@ -223,9 +223,10 @@ func TestAtomicScanRandom(t *testing.T) {
 	}
 }
 
-// TestAppendIntervalAsSetSpan checks appendInterval's span and tail,
-// updated from the last ones, against setSpan's, made from all the
-// chain's intervals, as intervals are appended and dropped anywhere.
+// TestAppendIntervalAsSetSpan checks appendInterval's and dropInterval's
+// spans and tails, updated from the last ones, against setSpan's, made
+// from all the chain's intervals, as intervals are appended and dropped
+// (mostly the oldest, as the window drops them, but anywhere).
 func TestAppendIntervalAsSetSpan(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 500 {
@@ -233,22 +234,48 @@ func TestAppendIntervalAsSetSpan(t *testing.T) {
 		c := e.newChain(nil, false)
 		ch := &e.chains[c]
 		k := Clock(1 + r.IntN(3))
-		for step := range 40 {
-			if len(ch.intervals) > 0 && r.IntN(3) == 0 {
-				i := r.IntN(len(ch.intervals))
-				ch.intervals = append(ch.intervals[:i], ch.intervals[i+1:]...)
-				e.setSpan(c)
-				continue
+		for step := range 60 {
+			var what string
+			var dropped *event
+			var before []interval // the array the intervals were in
+			if n := len(ch.intervals); n > 0 && r.IntN(3) == 0 {
+				i := 0
+				if r.IntN(4) == 0 {
+					i = r.IntN(n)
+				}
+				dropped = ch.intervals[i].ev
+				before = ch.intervals[:cap(ch.intervals)]
+				what = fmt.Sprintf("dropInterval of interval %d of %v", i, ch.intervals)
+				e.dropInterval(dropped)
+			} else {
+				b := k
+				k += Clock(1 + r.IntN(4))
+				ev := &event{chain: c, beginClock: b, endClock: k, refs: 2}
+				what = fmt.Sprintf("appendInterval after %v", ch.intervals)
+				e.appendInterval(c, interval{begin: b, end: k, ev: ev})
+				k += Clock(r.IntN(3))
 			}
-			b := k
-			k += Clock(1 + r.IntN(4))
-			e.appendInterval(c, interval{begin: b, end: k})
-			k += Clock(r.IntN(3))
 			gotSpan, gotTail := e.spans[c], e.tails[c]
 			e.setSpan(c)
 			if gotSpan != e.spans[c] || gotTail != e.tails[c] {
-				t.Fatalf("step %d, intervals %v: appendInterval made span %+v, tail %v; setSpan makes %+v, %v",
-					step, ch.intervals, gotSpan, gotTail, e.spans[c], e.tails[c])
+				t.Fatalf("step %d, %s: made span %+v, tail %v; setSpan makes %+v, %v",
+					step, what, gotSpan, gotTail, e.spans[c], e.tails[c])
+			}
+			if dropped != nil {
+				if dropped.refs != 1 {
+					t.Fatalf("step %d, %s: the event keeps %d references, want 1", step, what, dropped.refs)
+				}
+				for _, iv := range ch.intervals {
+					if iv.ev == dropped {
+						t.Fatalf("step %d, %s: the interval is still there", step, what)
+					}
+				}
+				// The slots left behind hold no event for the collector.
+				for _, iv := range before {
+					if iv.ev == dropped {
+						t.Fatalf("step %d, %s: a slot past the intervals still holds the event", step, what)
+					}
+				}
 			}
 		}
 	}

@@ -384,15 +384,20 @@ type event struct {
 
 	chain      Chain
 	beginClock Clock
-	endClock   Clock   // for a removed event, the clock of run(E) (= beginClock)
-	begin      Time    // at begin(E), or run(E)
-	end        Time    // at end(E), or run(E)
-	endTS      float64 // trace time at its end, or when run(E) was resolved
+	endClock   Clock // for a removed event, the clock of run(E) (= beginClock)
+	begin      Time  // at begin(E), or run(E)
 
-	run      task  // its task while it runs, allocated with it
-	refs     int32 // the engine's structures that hold it
-	absorbed bool  // folded into its thread's time-window clock
-	afJoin   *Time // at-front events: the join of the ends of the same list's at-front events up to this one
+	// What fold reads of an event that aged out of the window, long
+	// after its end, in two cache lines (the event is 64-byte aligned,
+	// and end begins at byte 256): refs, absorbed and afJoin, then end
+	// and endTS.
+	refs     int32   // the engine's structures that hold it
+	absorbed bool    // folded into its thread's time-window clock
+	afJoin   *Time   // at-front events: the join of the ends of the same list's at-front events up to this one
+	end      Time    // at end(E), or run(E)
+	endTS    float64 // trace time at its end, or when run(E) was resolved
+
+	run task // its task while it runs, allocated with it
 }
 
 func (ev *event) async() bool { return ev.cat.async() }

@@ -91,3 +91,82 @@ func TestLastBegun(t *testing.T) {
 		}
 	}
 }
+
+// TestBlocksVec checks the AVX2 compare and raise of blocks against the
+// obvious loops (and maxBlocksGo), with clocks of every size, top bits
+// included: compareVec must be exact both ways, and maxBlocksVec must write the
+// larger clock of each pair, in place or into another block, and nothing
+// past the clocks.
+func TestBlocksVec(t *testing.T) {
+	if !vecBlocks {
+		t.Skip("no AVX2 on this machine: blocks are compared in Go")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	values := []Clock{0, 1, 2, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1<<32 - 1}
+	pick := func() Clock {
+		if r.IntN(4) == 0 {
+			return values[r.IntN(len(values))]
+		}
+		return Clock(r.Uint32() >> r.IntN(32))
+	}
+	var seen [2][2]int // cases by whether u has a clock above v's, and one below
+	for n := range 200_000 {
+		ub, vb := &chunk{at: 7}, &chunk{at: 9}
+		u, v := &ub.clocks, &vb.clocks
+		for j := range u {
+			v[j], u[j] = pick(), pick()
+			switch n % 4 {
+			case 0: // dominated: the common case at a begin
+				u[j] = min(u[j], v[j])
+			case 1: // dominating: a block taken whole
+				u[j] = max(u[j], v[j])
+			case 2:
+				u[j] = v[j]
+			}
+		}
+		if j := r.IntN(chunkSize); r.IntN(2) == 0 && v[j] < 1<<32-1 { // one clock just above, anywhere
+			u[j] = v[j] + 1
+		} else if r.IntN(2) == 0 && v[j] > 0 { // or just below
+			u[j] = v[j] - 1
+		}
+		want, wantBelow := false, false
+		for j := range u {
+			want = want || u[j] > v[j]
+			wantBelow = wantBelow || u[j] < v[j]
+		}
+		if got, gotBelow := compareVec(ub, vb); got != want || gotBelow != wantBelow {
+			t.Fatalf("compareVec(%v, %v) = %v, %v, want %v, %v", *u, *v, got, gotBelow, want, wantBelow)
+		}
+		seen[b2i(want)][b2i(wantBelow)]++
+		for _, pair := range [2][2]*chunk{{ub, vb}, {vb, ub}} {
+			inPlace, made, ref := *pair[0], &chunk{at: 5}, new(chunk)
+			maxBlocksVec(&inPlace, &inPlace, pair[1])
+			maxBlocksVec(made, pair[0], pair[1])
+			maxBlocksGo(ref, pair[0], pair[1])
+			for j := range chunkSize {
+				want := max(pair[0].clocks[j], pair[1].clocks[j])
+				if inPlace.clocks[j] != want || made.clocks[j] != want || ref.clocks[j] != want {
+					t.Fatalf("maxBlocks(%v, %v): clock %d is %d in place, %d into a new block and %d in Go, want %d",
+						pair[0].clocks, pair[1].clocks, j, inPlace.clocks[j], made.clocks[j], ref.clocks[j], want)
+				}
+			}
+			if inPlace.at != pair[0].at || made.at != 5 {
+				t.Fatalf("maxBlocksVec wrote past the clocks: at %v and %v", inPlace.at, made.at)
+			}
+		}
+	}
+	for a := range 2 {
+		for b := range 2 {
+			if seen[a][b] < 10_000 {
+				t.Fatalf("cases by (a clock above, a clock below): %v: the test checks little", seen)
+			}
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

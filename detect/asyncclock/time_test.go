@@ -199,8 +199,8 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 
 // TestAnyAboveLow checks the test for clocks below 2^31 against a loop
 // over the clocks, where it must be exact, edges included, and so the
-// raise of one block to another's clocks (maxBlocks), both ways, in place
-// and into a new block.
+// raise of one block to another's clocks in Go (maxBlocksGo), both
+// ways, in place and into a new block.
 func TestAnyAboveLow(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	values := []Clock{0, 1, 2, 1<<30 - 1, 1 << 30, 1<<31 - 2, 1<<31 - 1}
@@ -234,12 +234,12 @@ func TestAnyAboveLow(t *testing.T) {
 		}
 		for _, pair := range [2][2]*chunk{{ub, vb}, {vb, ub}} {
 			inPlace, made := *pair[0], new(chunk)
-			maxBlocks(&inPlace, &inPlace, pair[1])
-			maxBlocks(made, pair[0], pair[1])
+			maxBlocksGo(&inPlace, &inPlace, pair[1])
+			maxBlocksGo(made, pair[0], pair[1])
 			for j := range chunkSize {
 				want := max(pair[0].clocks[j], pair[1].clocks[j])
 				if inPlace.clocks[j] != want || made.clocks[j] != want {
-					t.Fatalf("maxBlocks(%v, %v): clock %d is %d in place and %d into a new block, want %d", pair[0].clocks, pair[1].clocks, j, inPlace.clocks[j], made.clocks[j], want)
+					t.Fatalf("maxBlocksGo(%v, %v): clock %d is %d in place and %d into a new block, want %d", pair[0].clocks, pair[1].clocks, j, inPlace.clocks[j], made.clocks[j], want)
 				}
 			}
 		}
