@@ -7,12 +7,21 @@ import (
 
 const (
 	// aheadBatch is how many ops the reading goroutine of EachAhead hands
-	// over at a time: few enough that a batch (about 140 KiB) stays in
-	// the second-level cache between the two goroutines.
+	// over at a time (about 130 KiB, with their lines).
 	aheadBatch = 1 << 10
 	// aheadBatches is how many batches are in flight: the reading
-	// goroutine fills one while the visitor visits another.
-	aheadBatches = 4
+	// goroutine fills some while the visitor visits others.
+	aheadBatches = 16
+	// aheadReturn is how many visited batches the visitor hands back to
+	// the reading goroutine at a time. Each hand-back wakes the reading
+	// goroutine, which then fills them all in one go: waking a parked
+	// goroutine on the other core takes tens to hundreds of microseconds
+	// (more on a busy host), which the visitor, holding the other half
+	// of the batches, does not wait for. Handing back one batch at a
+	// time woke the reader for every batch, and the wake-ups held it
+	// up until the visitor ran dry (docs/performance.md, the eighth
+	// round of "Happens-before engines").
+	aheadReturn = aheadBatches / 2
 )
 
 // batch is ops read ahead, with their lines, and the error that ended the
@@ -24,8 +33,8 @@ type batch struct {
 }
 
 // EachAhead is [Each] with the reading (decoding, interning, validation,
-// progress reports) done by another goroutine, a few thousand ops ahead of
-// visit, so that a trace is read on one core while it is analysed on
+// progress reports) done by another goroutine, up to about 16k ops ahead
+// of visit, so that a trace is read on one core while it is analysed on
 // another. visit sees the same ops, in the same order, and the same first
 // error, as with Each; during it, r's Line and Count describe the op
 // visited, and r's Symbols may be used from visit, except for Reset. r
@@ -51,12 +60,27 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 		close(done)
 		<-stopped
 	}()
+	var held []*batch // visited, to be handed back
+	giveBack := func() {
+		for _, b := range held {
+			free <- b // never blocks: free holds every batch
+		}
+		held = held[:0]
+	}
 	for n := 0; ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		var b *batch
 		select {
 		case b = <-full:
-		case <-ctx.Done():
-			return ctx.Err()
+		default:
+			giveBack() // about to wait: the reader must not wait too
+			select {
+			case b = <-full:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
 		for i := range b.ops {
 			if n%ctxCheckEvery == 0 {
@@ -77,7 +101,9 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 			r.visitedLine = b.lines[len(b.ops)] // the line of the op that failed, after the last one read
 			return b.err
 		}
-		free <- b
+		if held = append(held, b); len(held) == aheadReturn {
+			giveBack()
+		}
 	}
 }
 

@@ -80,14 +80,16 @@ func sameVisits(t *testing.T, want, got visit) {
 
 // TestEachAheadAsEach checks that EachAhead visits what Each visits, with
 // the same lines and counts, and stops with the same error, on valid
-// traces of sizes around its batches in every form, on every invalid
+// traces of sizes around its batches and beyond them all in every form, on every invalid
 // trace of testdata, and when visit stops it.
 func TestEachAheadAsEach(t *testing.T) {
 	var inputs []struct {
 		name string
 		data []byte
 	}
-	for _, events := range []int{0, 1, 40, 300} {
+	// 5000 events are about 39k ops: the batches go round more than
+	// twice, and the visitor hands them back in groups.
+	for _, events := range []int{0, 1, 40, 300, 5000} {
 		for _, f := range []traces.Format{traces.JSONL, traces.JSONLZstd, traces.LCT} {
 			inputs = append(inputs, struct {
 				name string
