@@ -118,17 +118,8 @@ func readAhead(r *Reader, free <-chan *batch, full chan<- *batch, done <-chan st
 		case <-done:
 			return
 		}
-		ops, lines := b.ops[:aheadBatch], b.lines[:aheadBatch]
-		k := 0
-		for ; k < aheadBatch; k++ {
-			if err := r.Next(&ops[k]); err != nil {
-				b.err = err
-				lines[k] = r.dec.lineNumber()
-				break
-			}
-			lines[k] = r.dec.lineNumber()
-		}
-		b.ops = ops[:k]
+		k, err := r.fill(b.ops[:aheadBatch], b.lines[:aheadBatch])
+		b.ops, b.err = b.ops[:k], err
 		select {
 		case full <- b:
 		case <-done:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -97,6 +98,13 @@ func TestEachAheadAsEach(t *testing.T) {
 			}{f.String() + "/events=" + strconv.Itoa(events), smallTrace(t, int64(events)+1, events, f)})
 		}
 	}
+	// An op that breaks a rule deep in a long .lct trace, where the fast
+	// path decodes it (the small invalid traces below fit in a block's
+	// tail, which the fast path leaves to the full decoder).
+	inputs = append(inputs, struct {
+		name string
+		data []byte
+	}{"lct/ghost-at-20000", withGhost(t, smallTrace(t, 9, 5000, traces.JSONL), 20000)})
 	bad, err := filepath.Glob(filepath.Join("testdata", "invalid", "*.jsonl"))
 	if err != nil || len(bad) == 0 {
 		t.Fatalf("no invalid traces: %v", err)
@@ -110,6 +118,12 @@ func TestEachAheadAsEach(t *testing.T) {
 			name string
 			data []byte
 		}{filepath.Base(p), data})
+		if lct := asLCT(t, data); lct != nil { // the .lct fast path, then the validator's error
+			inputs = append(inputs, struct {
+				name string
+				data []byte
+			}{filepath.Base(p) + ".lct", lct})
+		}
 	}
 	for _, in := range inputs {
 		t.Run(in.name, func(t *testing.T) {
@@ -122,6 +136,75 @@ func TestEachAheadAsEach(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withGhost returns the ops of a valid JSONL trace in .lct, with a write
+// by a task that never began inserted after op at.
+func withGhost(t *testing.T, data []byte, at int) []byte {
+	t.Helper()
+	r, err := traces.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var buf bytes.Buffer
+	w, err := traces.NewWriter(&buf, traces.LCT, r.Header(), r.Symbols())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var op traces.Op
+	for n := 0; ; n++ {
+		if err := r.Next(&op); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(&op); err != nil {
+			t.Fatal(err)
+		}
+		if n == at {
+			syms := r.Symbols()
+			ghost := traces.Op{Kind: traces.Write, Task: syms.Intern("ghost"), Loc: traces.Location{Obj: syms.Intern("o"), Field: syms.Intern("f")}, Val: traces.Int(1)}
+			if err := w.Write(&ghost); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// asLCT returns the ops of a JSONL trace, read without validation, in
+// .lct; nil if they cannot be read or written so.
+func asLCT(t *testing.T, data []byte) []byte {
+	t.Helper()
+	r, err := traces.NewReader(bytes.NewReader(data), traces.WithoutValidation())
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	var buf bytes.Buffer
+	w, err := traces.NewWriter(&buf, traces.LCT, r.Header(), r.Symbols())
+	if err != nil {
+		return nil
+	}
+	var op traces.Op
+	for {
+		if err := r.Next(&op); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil
+		}
+		if err := w.Write(&op); err != nil {
+			return nil
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // TestEachAheadSharesSymbols has visit use the reader's table while the
