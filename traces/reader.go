@@ -273,10 +273,14 @@ func (r *Reader) failed(err error) error {
 func (r *Reader) count() {
 	r.n++
 	if r.progress != nil {
-		if r.progressLeft--; r.progressLeft == 0 {
-			r.progress(progressEvery)
-			r.progressLeft = progressEvery
-		}
+		r.tick()
+	}
+}
+
+func (r *Reader) tick() {
+	if r.progressLeft--; r.progressLeft == 0 {
+		r.progress(progressEvery)
+		r.progressLeft = progressEvery
 	}
 }
 
@@ -288,17 +292,21 @@ func (r *Reader) count() {
 // round a loop of their own, without Next's calls and checks per op.
 func (r *Reader) fill(ops []Op, lines []int) (int, error) {
 	d, v := r.lct, r.val
+	lines = lines[:len(ops)]
 	for k := range ops {
 		op := &ops[k]
 		if d != nil && r.err == nil && d.fastOp(op) {
 			line := d.lineNumber()
 			lines[k] = line
-			if v != nil {
+			if v != nil && !v.shortcut(op) {
 				if err := v.Check(op, line); err != nil {
 					return k, r.failed(err)
 				}
 			}
-			r.count()
+			r.n++ // count, by hand: it is not inlined
+			if r.progress != nil {
+				r.tick()
+			}
 			continue
 		}
 		err := r.Next(op)

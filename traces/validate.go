@@ -169,8 +169,8 @@ func NewValidator(syms *Symbols) *Validator {
 // Check validates op, which is at the given line. It returns a *LineError
 // (not fatal) if op breaks a rule.
 func (v *Validator) Check(op *Op, line int) error {
-	if t := v.last; t != nil && op.Task == v.lastID && op.Kind < numKinds && runningOnly[op.Kind] && t.running() {
-		return nil // the common case: an access by the task of the op before
+	if v.shortcut(op) {
+		return nil
 	}
 	c := check{v: v, op: op, line: line}
 	c.run()
@@ -178,6 +178,14 @@ func (v *Validator) Check(op *Op, line int) error {
 		return c.err
 	}
 	return nil
+}
+
+// shortcut reports whether op is good for a reason Check can see at once,
+// the common case: an op whose only rule is that its task is running, by
+// the running task of a recent op.
+func (v *Validator) shortcut(op *Op) bool {
+	t := v.last
+	return t != nil && op.Task == v.lastID && op.Kind < numKinds && runningOnly[op.Kind] && t.running()
 }
 
 // runningOnly marks the kinds whose only rule is that their task is
