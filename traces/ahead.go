@@ -10,18 +10,22 @@ const (
 	// over at a time (about 130 KiB, with their lines).
 	aheadBatch = 1 << 10
 	// aheadBatches is how many batches are in flight: the reading
-	// goroutine fills some while the visitor visits others.
-	aheadBatches = 16
+	// goroutine fills some while the visitor visits others. The reader
+	// works in bursts: the first op of a .lct block (up to 64Ki ops)
+	// costs the block's decompression and the interning of its strings,
+	// about a fifth of the reading, in one go. A ring of 32Ki ops gives
+	// the visitor enough to work on through a burst.
+	aheadBatches = 32
 	// aheadReturn is how many visited batches the visitor hands back to
 	// the reading goroutine at a time. Each hand-back wakes the reading
-	// goroutine, which then fills them all in one go: waking a parked
-	// goroutine on the other core takes tens to hundreds of microseconds
-	// (more on a busy host), which the visitor, holding the other half
-	// of the batches, does not wait for. Handing back one batch at a
-	// time woke the reader for every batch, and the wake-ups held it
-	// up until the visitor ran dry (docs/performance.md, the eighth
-	// round of "Happens-before engines").
-	aheadReturn = aheadBatches / 2
+	// goroutine if it is parked, and it then fills them all in one go:
+	// waking a parked goroutine on the other core takes tens to hundreds
+	// of microseconds (more on a busy host), which the visitor, holding
+	// the rest of the ring, does not wait for. Handing back one batch at
+	// a time woke the reader for every batch, and the wake-ups held it up
+	// until the visitor ran dry (docs/performance.md, the eighth round
+	// of "Happens-before engines").
+	aheadReturn = 8
 )
 
 // batch is ops read ahead, with their lines, and the error that ended the
@@ -33,7 +37,7 @@ type batch struct {
 }
 
 // EachAhead is [Each] with the reading (decoding, interning, validation,
-// progress reports) done by another goroutine, up to about 16k ops ahead
+// progress reports) done by another goroutine, up to about 32k ops ahead
 // of visit, so that a trace is read on one core while it is analysed on
 // another. visit sees the same ops, in the same order, and the same first
 // error, as with Each; during it, r's Line and Count describe the op
