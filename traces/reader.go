@@ -277,6 +277,10 @@ func (r *Reader) count() {
 	}
 }
 
+// tick counts down to the next progress report, and makes it. It is kept
+// out of line so that count, on every op, is inlined.
+//
+//go:noinline
 func (r *Reader) tick() {
 	if r.progressLeft--; r.progressLeft == 0 {
 		r.progress(progressEvery)
@@ -303,10 +307,7 @@ func (r *Reader) fill(ops []Op, lines []int) (int, error) {
 					return k, r.failed(err)
 				}
 			}
-			r.n++ // count, by hand: it is not inlined
-			if r.progress != nil {
-				r.tick()
-			}
+			r.count()
 			continue
 		}
 		err := r.Next(op)
