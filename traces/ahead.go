@@ -52,9 +52,6 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 	full := make(chan *batch, aheadBatches)
 	free := make(chan *batch, aheadBatches)
 	done := make(chan struct{})
-	for range aheadBatches {
-		free <- &batch{ops: make([]Op, aheadBatch), lines: make([]int, aheadBatch)}
-	}
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -67,7 +64,7 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 	var held []*batch // visited, to be handed back
 	giveBack := func() {
 		for _, b := range held {
-			free <- b // never blocks: free holds every batch
+			free <- b // never blocks: free has room for every batch
 		}
 		held = held[:0]
 	}
@@ -113,14 +110,25 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 
 // readAhead reads r into the batches it takes from free and hands them to
 // full, until the reading ends (the batch that says how is the last) or
-// done is closed.
+// done is closed. It makes the batches as it needs them, up to
+// aheadBatches, so that a short trace costs one or two.
 func readAhead(r *Reader, free <-chan *batch, full chan<- *batch, done <-chan struct{}) {
+	made := 0
 	for {
 		var b *batch
 		select {
 		case b = <-free:
-		case <-done:
-			return
+		default:
+			if made < aheadBatches {
+				b = &batch{ops: make([]Op, aheadBatch), lines: make([]int, aheadBatch)}
+				made++
+				break
+			}
+			select {
+			case b = <-free:
+			case <-done:
+				return
+			}
 		}
 		k, err := r.fill(b.ops[:aheadBatch], b.lines[:aheadBatch])
 		b.ops, b.err = b.ops[:k], err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -270,5 +271,25 @@ func TestEachAheadStopsWithContext(t *testing.T) {
 	}
 	if n > 10+4096 {
 		t.Errorf("visited %d ops after the cancel", n-10)
+	}
+}
+
+// TestEachAheadShortTraceIsCheap checks that EachAhead makes its batches
+// as it needs them: reading a short trace allocates far less than the
+// whole ring (32 batches, about 4 MiB).
+func TestEachAheadShortTraceIsCheap(t *testing.T) {
+	data := smallTrace(t, 5, 40, traces.LCT)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r, err := traces.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := traces.EachAhead(context.Background(), r, func(*traces.Op) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("reading a 40-event trace ahead allocated %d bytes, want under 1 MiB", got)
 	}
 }
