@@ -13,7 +13,7 @@ const (
 	// goroutine fills some while the visitor visits others. The reader
 	// works in bursts: the first op of a .lct block (up to 64Ki ops)
 	// costs the block's decompression and the interning of its strings,
-	// about a fifth of the reading, in one go. A ring of 32Ki ops gives
+	// about a third of the reading, in one go. A ring of 32Ki ops gives
 	// the visitor enough to work on through a burst.
 	aheadBatches = 32
 	// aheadReturn is how many visited batches the visitor hands back to

@@ -81,9 +81,10 @@ func sameVisits(t *testing.T, want, got visit) {
 }
 
 // TestEachAheadAsEach checks that EachAhead visits what Each visits, with
-// the same lines and counts, and stops with the same error, on valid
-// traces of sizes around its batches and beyond them all in every form, on every invalid
-// trace of testdata, and when visit stops it.
+// the same lines and counts, and stops with the same error: on valid
+// traces of sizes around its batches in every form and on one that goes
+// round its ring, on every invalid trace of testdata (as JSONL and as
+// .lct) and on a long .lct one, and when visit stops it.
 func TestEachAheadAsEach(t *testing.T) {
 	var inputs []struct {
 		name string
@@ -123,7 +124,7 @@ func TestEachAheadAsEach(t *testing.T) {
 			name string
 			data []byte
 		}{filepath.Base(p), data})
-		if lct := asLCT(t, data); lct != nil { // the .lct fast path, then the validator's error
+		if lct := asLCT(data); lct != nil { // the .lct fast path, then the validator's error
 			inputs = append(inputs, struct {
 				name string
 				data []byte
@@ -143,73 +144,63 @@ func TestEachAheadAsEach(t *testing.T) {
 	}
 }
 
-// withGhost returns the ops of a valid JSONL trace in .lct, with a write
-// by a task that never began inserted after op at.
-func withGhost(t *testing.T, data []byte, at int) []byte {
-	t.Helper()
-	r, err := traces.NewReader(bytes.NewReader(data))
+// toLCT returns the ops of a JSONL trace, read with opts, in .lct, with
+// the op extra makes inserted after op at (if extra is not nil).
+func toLCT(data []byte, at int, extra func(*traces.Symbols) traces.Op, opts ...traces.Option) ([]byte, error) {
+	r, err := traces.NewReader(bytes.NewReader(data), opts...)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	defer r.Close()
 	var buf bytes.Buffer
 	w, err := traces.NewWriter(&buf, traces.LCT, r.Header(), r.Symbols())
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	var op traces.Op
 	for n := 0; ; n++ {
 		if err := r.Next(&op); err == io.EOF {
 			break
 		} else if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		if err := w.Write(&op); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
-		if n == at {
-			syms := r.Symbols()
-			ghost := traces.Op{Kind: traces.Write, Task: syms.Intern("ghost"), Loc: traces.Location{Obj: syms.Intern("o"), Field: syms.Intern("f")}, Val: traces.Int(1)}
-			if err := w.Write(&ghost); err != nil {
-				t.Fatal(err)
+		if n == at && extra != nil {
+			inserted := extra(r.Symbols())
+			if err := w.Write(&inserted); err != nil {
+				return nil, err
 			}
 		}
 	}
 	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// withGhost returns the ops of a valid JSONL trace in .lct, with a write
+// by a task that never began inserted after op at.
+func withGhost(t *testing.T, data []byte, at int) []byte {
+	t.Helper()
+	lct, err := toLCT(data, at, func(syms *traces.Symbols) traces.Op {
+		return traces.Op{Kind: traces.Write, Task: syms.Intern("ghost"), Loc: traces.Location{Obj: syms.Intern("o"), Field: syms.Intern("f")}, Val: traces.Int(1)}
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	return lct
 }
 
 // asLCT returns the ops of a JSONL trace, read without validation, in
 // .lct; nil if they cannot be read or written so.
-func asLCT(t *testing.T, data []byte) []byte {
-	t.Helper()
-	r, err := traces.NewReader(bytes.NewReader(data), traces.WithoutValidation())
+func asLCT(data []byte) []byte {
+	lct, err := toLCT(data, -1, nil, traces.WithoutValidation())
 	if err != nil {
 		return nil
 	}
-	defer r.Close()
-	var buf bytes.Buffer
-	w, err := traces.NewWriter(&buf, traces.LCT, r.Header(), r.Symbols())
-	if err != nil {
-		return nil
-	}
-	var op traces.Op
-	for {
-		if err := r.Next(&op); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil
-		}
-		if err := w.Write(&op); err != nil {
-			return nil
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return lct
 }
 
 // TestEachAheadSharesSymbols has visit use the reader's table while the
