@@ -69,7 +69,7 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 		held = held[:0]
 	}
 	for n := 0; ; {
-		if err := ctx.Err(); err != nil {
+		if err := ctx.Err(); err != nil { // once a batch: every aheadBatch ops
 			return err
 		}
 		var b *batch
@@ -83,14 +83,10 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 				return ctx.Err()
 			}
 		}
+		lines := b.lines[:len(b.ops)] // the context was checked for the batch
 		for i := range b.ops {
-			if n%ctxCheckEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-			}
 			n++
-			r.visitedLine, r.visitedCount = b.lines[i], n
+			r.visitedLine, r.visitedCount = lines[i], n
 			if err := visit(&b.ops[i]); err != nil {
 				return err
 			}
