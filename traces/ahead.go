@@ -7,12 +7,25 @@ import (
 
 const (
 	// aheadBatch is how many ops the reading goroutine of EachAhead hands
-	// over at a time: few enough that a batch (about 140 KiB) stays in
-	// the second-level cache between the two goroutines.
+	// over at a time (about 130 KiB, with their lines).
 	aheadBatch = 1 << 10
 	// aheadBatches is how many batches are in flight: the reading
-	// goroutine fills one while the visitor visits another.
-	aheadBatches = 4
+	// goroutine fills some while the visitor visits others. The reader
+	// works in bursts: the first op of a .lct block (up to 64Ki ops)
+	// costs the block's decompression and the interning of its strings,
+	// about a third of the reading, in one go. A ring of 32Ki ops gives
+	// the visitor enough to work on through a burst.
+	aheadBatches = 32
+	// aheadReturn is how many visited batches the visitor hands back to
+	// the reading goroutine at a time. Each hand-back wakes the reading
+	// goroutine if it is parked, and it then fills them all in one go:
+	// waking a parked goroutine on the other core takes tens to hundreds
+	// of microseconds (more on a busy host), which the visitor, holding
+	// the rest of the ring, does not wait for. Handing back one batch at
+	// a time woke the reader for every batch, and the wake-ups held it up
+	// until the visitor ran dry (docs/performance.md, the eighth round
+	// of "Happens-before engines").
+	aheadReturn = 8
 )
 
 // batch is ops read ahead, with their lines, and the error that ended the
@@ -24,8 +37,8 @@ type batch struct {
 }
 
 // EachAhead is [Each] with the reading (decoding, interning, validation,
-// progress reports) done by another goroutine, a few thousand ops ahead of
-// visit, so that a trace is read on one core while it is analysed on
+// progress reports) done by another goroutine, up to about 32k ops ahead
+// of visit, so that a trace is read on one core while it is analysed on
 // another. visit sees the same ops, in the same order, and the same first
 // error, as with Each; during it, r's Line and Count describe the op
 // visited, and r's Symbols may be used from visit, except for Reset. r
@@ -39,9 +52,6 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 	full := make(chan *batch, aheadBatches)
 	free := make(chan *batch, aheadBatches)
 	done := make(chan struct{})
-	for range aheadBatches {
-		free <- &batch{ops: make([]Op, aheadBatch), lines: make([]int, aheadBatch)}
-	}
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -51,21 +61,32 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 		close(done)
 		<-stopped
 	}()
+	var held []*batch // visited, to be handed back
+	giveBack := func() {
+		for _, b := range held {
+			free <- b // never blocks: free has room for every batch
+		}
+		held = held[:0]
+	}
 	for n := 0; ; {
+		if err := ctx.Err(); err != nil { // once a batch: every aheadBatch ops
+			return err
+		}
 		var b *batch
 		select {
 		case b = <-full:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		for i := range b.ops {
-			if n%ctxCheckEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
+		default:
+			giveBack() // about to wait: the reader must not wait too
+			select {
+			case b = <-full:
+			case <-ctx.Done():
+				return ctx.Err()
 			}
+		}
+		lines := b.lines[:len(b.ops)] // the context was checked for the batch
+		for i := range b.ops {
 			n++
-			r.visitedLine, r.visitedCount = b.lines[i], n
+			r.visitedLine, r.visitedCount = lines[i], n
 			if err := visit(&b.ops[i]); err != nil {
 				return err
 			}
@@ -77,32 +98,36 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 			r.visitedLine = b.lines[len(b.ops)] // the line of the op that failed, after the last one read
 			return b.err
 		}
-		free <- b
+		if held = append(held, b); len(held) == aheadReturn {
+			giveBack()
+		}
 	}
 }
 
 // readAhead reads r into the batches it takes from free and hands them to
 // full, until the reading ends (the batch that says how is the last) or
-// done is closed.
+// done is closed. It makes the batches as it needs them, up to
+// aheadBatches, so that a short trace costs one or two.
 func readAhead(r *Reader, free <-chan *batch, full chan<- *batch, done <-chan struct{}) {
+	made := 0
 	for {
 		var b *batch
 		select {
 		case b = <-free:
-		case <-done:
-			return
-		}
-		ops, lines := b.ops[:aheadBatch], b.lines[:aheadBatch]
-		k := 0
-		for ; k < aheadBatch; k++ {
-			if err := r.Next(&ops[k]); err != nil {
-				b.err = err
-				lines[k] = r.dec.lineNumber()
+		default:
+			if made < aheadBatches {
+				b = &batch{ops: make([]Op, aheadBatch), lines: make([]int, aheadBatch)}
+				made++
 				break
 			}
-			lines[k] = r.dec.lineNumber()
+			select {
+			case b = <-free:
+			case <-done:
+				return
+			}
 		}
-		b.ops = ops[:k]
+		k, err := r.fill(b.ops[:aheadBatch], b.lines[:aheadBatch])
+		b.ops, b.err = b.ops[:k], err
 		select {
 		case full <- b:
 		case <-done:

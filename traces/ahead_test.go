@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -79,9 +81,10 @@ func sameVisits(t *testing.T, want, got visit) {
 }
 
 // TestEachAheadAsEach checks that EachAhead visits what Each visits, with
-// the same lines and counts, and stops with the same error, on valid
-// traces of sizes around its batches in every form, on every invalid
-// trace of testdata, and when visit stops it.
+// the same lines and counts, and stops with the same error: on valid
+// traces of sizes around its batches in every form and on one that goes
+// round its ring, on every invalid trace of testdata (as JSONL and as
+// .lct) and on a long .lct one, and when visit stops it.
 func TestEachAheadAsEach(t *testing.T) {
 	var inputs []struct {
 		name string
@@ -95,6 +98,19 @@ func TestEachAheadAsEach(t *testing.T) {
 			}{f.String() + "/events=" + strconv.Itoa(events), smallTrace(t, int64(events)+1, events, f)})
 		}
 	}
+	// 9000 events are about 70k ops: the batches go round the ring more
+	// than twice, and the visitor hands them back in groups.
+	inputs = append(inputs, struct {
+		name string
+		data []byte
+	}{"lct/events=9000", smallTrace(t, 9001, 9000, traces.LCT)})
+	// An op that breaks a rule deep in a long .lct trace, where the fast
+	// path decodes it (the small invalid traces below fit in a block's
+	// tail, which the fast path leaves to the full decoder).
+	inputs = append(inputs, struct {
+		name string
+		data []byte
+	}{"lct/ghost-at-20000", withGhost(t, smallTrace(t, 9, 5000, traces.JSONL), 20000)})
 	bad, err := filepath.Glob(filepath.Join("testdata", "invalid", "*.jsonl"))
 	if err != nil || len(bad) == 0 {
 		t.Fatalf("no invalid traces: %v", err)
@@ -108,6 +124,12 @@ func TestEachAheadAsEach(t *testing.T) {
 			name string
 			data []byte
 		}{filepath.Base(p), data})
+		if lct := asLCT(data); lct != nil { // the .lct fast path, then the validator's error
+			inputs = append(inputs, struct {
+				name string
+				data []byte
+			}{filepath.Base(p) + ".lct", lct})
+		}
 	}
 	for _, in := range inputs {
 		t.Run(in.name, func(t *testing.T) {
@@ -120,6 +142,65 @@ func TestEachAheadAsEach(t *testing.T) {
 			}
 		})
 	}
+}
+
+// toLCT returns the ops of a JSONL trace, read with opts, in .lct, with
+// the op extra makes inserted after op at (if extra is not nil).
+func toLCT(data []byte, at int, extra func(*traces.Symbols) traces.Op, opts ...traces.Option) ([]byte, error) {
+	r, err := traces.NewReader(bytes.NewReader(data), opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var buf bytes.Buffer
+	w, err := traces.NewWriter(&buf, traces.LCT, r.Header(), r.Symbols())
+	if err != nil {
+		return nil, err
+	}
+	var op traces.Op
+	for n := 0; ; n++ {
+		if err := r.Next(&op); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		if err := w.Write(&op); err != nil {
+			return nil, err
+		}
+		if n == at && extra != nil {
+			inserted := extra(r.Symbols())
+			if err := w.Write(&inserted); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// withGhost returns the ops of a valid JSONL trace in .lct, with a write
+// by a task that never began inserted after op at.
+func withGhost(t *testing.T, data []byte, at int) []byte {
+	t.Helper()
+	lct, err := toLCT(data, at, func(syms *traces.Symbols) traces.Op {
+		return traces.Op{Kind: traces.Write, Task: syms.Intern("ghost"), Loc: traces.Location{Obj: syms.Intern("o"), Field: syms.Intern("f")}, Val: traces.Int(1)}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lct
+}
+
+// asLCT returns the ops of a JSONL trace, read without validation, in
+// .lct; nil if they cannot be read or written so.
+func asLCT(data []byte) []byte {
+	lct, err := toLCT(data, -1, nil, traces.WithoutValidation())
+	if err != nil {
+		return nil
+	}
+	return lct
 }
 
 // TestEachAheadSharesSymbols has visit use the reader's table while the
@@ -181,5 +262,25 @@ func TestEachAheadStopsWithContext(t *testing.T) {
 	}
 	if n > 10+4096 {
 		t.Errorf("visited %d ops after the cancel", n-10)
+	}
+}
+
+// TestEachAheadShortTraceIsCheap checks that EachAhead makes its batches
+// as it needs them: reading a short trace allocates far less than the
+// whole ring (32 batches, about 4 MiB).
+func TestEachAheadShortTraceIsCheap(t *testing.T) {
+	data := smallTrace(t, 5, 40, traces.LCT)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r, err := traces.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := traces.EachAhead(context.Background(), r, func(*traces.Op) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("reading a 40-event trace ahead allocated %d bytes, want under 1 MiB", got)
 	}
 }

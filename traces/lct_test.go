@@ -5,11 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/licorice-dev/licorice/internal/golden"
 
@@ -295,5 +297,39 @@ func TestLCTFastPathTaken(t *testing.T) {
 			t.Errorf("%s: the fast path decoded %d of %d ops (%.2f), want at least %.2f", tc.name, fast, total, share, tc.min)
 		}
 		t.Logf("%s: the fast path decoded %d of %d ops", tc.name, fast, total)
+	}
+}
+
+// TestFastUvarint checks fastUvarint against binary.Uvarint on every
+// uvarint of up to two bytes, on random ones of up to four and on random
+// words: where binary.Uvarint reads one or two bytes, the same value and
+// length; otherwise not ok.
+func TestFastUvarint(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	check := func(b [8]byte) {
+		t.Helper()
+		want, n := binary.Uvarint(b[:])
+		got, p, ok := fastUvarint(unsafe.Pointer(&b[0]), 0)
+		if wantOK := n == 1 || n == 2; ok != wantOK || ok && (got != want || p != n) {
+			t.Fatalf("% x: fastUvarint = %d, %d, %v; binary.Uvarint = %d, %d", b, got, p, ok, want, n)
+		}
+	}
+	var b [8]byte
+	for v := range uint64(1 << 14) {
+		binary.PutUvarint(b[:], v)
+		check(b)
+	}
+	for range 1 << 16 {
+		v := rng.Uint64N(1 << 28)
+		clear(b[:])
+		n := binary.PutUvarint(b[:], v)
+		for i := n; i < len(b); i++ {
+			b[i] = byte(rng.Uint32())
+		}
+		check(b)
+		binary.LittleEndian.PutUint64(b[:], rng.Uint64())
+		check(b)
+		b[0], b[1] = b[0]|0x80, b[1]&0x7f // two bytes, maybe not minimal
+		check(b)
 	}
 }

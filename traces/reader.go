@@ -246,27 +246,77 @@ func (r *Reader) next(op *Op) error {
 		err = r.val.Check(op, r.dec.lineNumber())
 	}
 	if err != nil {
-		if err == io.EOF {
-			if r.progress != nil && r.progressLeft < progressEvery {
-				r.progress(progressEvery - r.progressLeft)
-				r.progressLeft = progressEvery
-			}
-			return io.EOF
-		}
-		err = withFile(r.name, err)
-		if IsFatal(err) {
-			r.err, r.plain = err, nil
-		}
-		return err
+		return r.failed(err)
 	}
-	r.n++
-	if r.progress != nil {
-		if r.progressLeft--; r.progressLeft == 0 {
-			r.progress(progressEvery)
+	r.count()
+	return nil
+}
+
+// failed returns err, the error of the op being read (io.EOF at the end),
+// as Next returns it, and keeps it if it is fatal.
+func (r *Reader) failed(err error) error {
+	if err == io.EOF {
+		if r.progress != nil && r.progressLeft < progressEvery {
+			r.progress(progressEvery - r.progressLeft)
 			r.progressLeft = progressEvery
 		}
+		return io.EOF
 	}
-	return nil
+	err = withFile(r.name, err)
+	if IsFatal(err) {
+		r.err, r.plain = err, nil
+	}
+	return err
+}
+
+// count counts an op read, and reports progress every progressEvery ops.
+func (r *Reader) count() {
+	r.n++
+	if r.progress != nil {
+		r.tick()
+	}
+}
+
+// tick counts down to the next progress report, and makes it. It is kept
+// out of line so that count, on every op, is inlined.
+//
+//go:noinline
+func (r *Reader) tick() {
+	if r.progressLeft--; r.progressLeft == 0 {
+		r.progress(progressEvery)
+		r.progressLeft = progressEvery
+	}
+}
+
+// fill reads up to len(ops) ops into ops, and their lines into lines (as
+// long as ops), as that many calls of Next, each followed by one of the
+// decoder's lineNumber, would. It returns how many it read and the error
+// that stopped it (io.EOF at the end); lines[n] is then the line of the
+// op that failed. The ops of a .lct trace that its fast path decodes go
+// round a loop of their own, without Next's calls and checks per op.
+func (r *Reader) fill(ops []Op, lines []int) (int, error) {
+	d, v := r.lct, r.val
+	lines = lines[:len(ops)]
+	for k := range ops {
+		op := &ops[k]
+		if d != nil && r.err == nil && d.fastOp(op) {
+			line := d.lineNumber()
+			lines[k] = line
+			if v != nil && !v.shortcut(op) {
+				if err := v.Check(op, line); err != nil {
+					return k, r.failed(err)
+				}
+			}
+			r.count()
+			continue
+		}
+		err := r.Next(op)
+		lines[k] = r.dec.lineNumber()
+		if err != nil {
+			return k, err
+		}
+	}
+	return len(ops), nil
 }
 
 // Close releases the reader's resources and closes the file Open opened.

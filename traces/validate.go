@@ -33,17 +33,22 @@ import "fmt"
 //   - call/ret: ret closes the innermost open call, of the same handler;
 //   - alloc: an object is allocated once.
 type Validator struct {
-	syms    *Symbols
-	tasks   map[Sym]*taskInfo // live tasks: forked or running threads, pending or running events
-	ended   symValues         // finished tasks: presentMark | line<<3 | state, so long traces stay cheap
+	syms *Symbols
+	// tasks holds every task seen: a live one (forked or running thread,
+	// pending or running event) as liveMark | its index in live, a
+	// finished one as presentMark | line<<3 | state, so that long traces
+	// stay cheap. One table read, without hashing, finds either.
+	tasks   symValues
+	live    []*taskInfo // live records, by index (a retired one keeps its index, for reuse)
 	queues  map[Sym]*queueInfo
 	locks   map[Sym]*lockInfo
 	objects symValues // presentMark | the line of the alloc
 
 	// last is the live record of task lastID, the task of a recent op that
 	// was running, or nil: most ops belong to the task of the op before, so
-	// this spares a map lookup per op. last is always v.tasks[lastID]: a
-	// record leaves tasks only when it is retired, which clears last.
+	// this spares a table lookup per op. last is always the live record
+	// of lastID: a record stops being live only when it is retired,
+	// which clears last.
 	lastID Sym
 	last   *taskInfo
 
@@ -68,6 +73,7 @@ type taskInfo struct {
 	queue  Sym        // events: the queue sent to
 	thread Sym        // events: the thread running it; threads: the event it runs
 	line   int        // line of the last change of state
+	index  int        // in Validator.live
 	calls  []Sym      // open handler calls, innermost last
 	locks  []Sym      // locks held (once per acquisition)
 }
@@ -82,14 +88,23 @@ func (t *taskInfo) running() bool {
 // lookup returns what is known of task id: its live record, a copy made
 // from its compact record if it has finished, or nil if it is unknown.
 func (v *Validator) lookup(id Sym) *taskInfo {
-	if t := v.tasks[id]; t != nil {
-		return t
-	}
-	p := v.ended.get(id)
-	if p == 0 {
+	p := v.tasks.get(id)
+	switch {
+	case p == 0:
 		return nil
+	case p&presentMark == 0:
+		return v.live[p&^liveMark]
 	}
 	return &taskInfo{state: taskState(p & 7), line: int(p &^ presentMark >> 3)}
+}
+
+// liveTask returns the live record of task id, or nil if it has none
+// (it is unknown or finished).
+func (v *Validator) liveTask(id Sym) *taskInfo {
+	if p := v.tasks.get(id); p != 0 && p&presentMark == 0 {
+		return v.live[p&^liveMark]
+	}
+	return nil
 }
 
 // presentMark marks a value of a symValues as present, whatever the line
@@ -97,11 +112,14 @@ func (v *Validator) lookup(id Sym) *taskInfo {
 // line 0, as a Validator used without lines says).
 const presentMark = 1 << 63
 
+// liveMark marks a value of Validator.tasks as the index of a live
+// record (presentMark is then clear).
+const liveMark = 1 << 62
+
 // retire moves a task that has finished (an ended thread, an ended or
 // removed event) to the compact record.
 func (v *Validator) retire(id Sym, t *taskInfo) {
-	v.ended.set(id, presentMark|uint64(t.line)<<3|uint64(t.state))
-	delete(v.tasks, id)
+	v.tasks.set(id, presentMark|uint64(t.line)<<3|uint64(t.state))
 	if v.last == t {
 		v.last = nil
 	}
@@ -116,12 +134,14 @@ func (v *Validator) newTask(id Sym, t taskInfo) *taskInfo {
 	if n := len(v.free); n > 0 {
 		p = v.free[n-1]
 		v.free = v.free[:n-1]
-		t.calls, t.locks = p.calls[:0], p.locks[:0]
+		t.calls, t.locks, t.index = p.calls[:0], p.locks[:0], p.index
 	} else {
 		p = new(taskInfo)
+		t.index = len(v.live)
+		v.live = append(v.live, p)
 	}
 	*p = t
-	v.tasks[id] = p
+	v.tasks.set(id, liveMark|uint64(t.index))
 	return p
 }
 
@@ -139,8 +159,7 @@ type lockInfo struct {
 func NewValidator(syms *Symbols) *Validator {
 	return &Validator{
 		syms:    syms,
-		tasks:   make(map[Sym]*taskInfo),
-		ended:   newSymValues(syms),
+		tasks:   newSymValues(syms),
 		queues:  make(map[Sym]*queueInfo),
 		locks:   make(map[Sym]*lockInfo),
 		objects: newSymValues(syms),
@@ -150,8 +169,8 @@ func NewValidator(syms *Symbols) *Validator {
 // Check validates op, which is at the given line. It returns a *LineError
 // (not fatal) if op breaks a rule.
 func (v *Validator) Check(op *Op, line int) error {
-	if t := v.last; t != nil && op.Task == v.lastID && op.Kind < numKinds && runningOnly[op.Kind] && t.running() {
-		return nil // the common case: an access by the task of the op before
+	if v.shortcut(op) {
+		return nil
 	}
 	c := check{v: v, op: op, line: line}
 	c.run()
@@ -159,6 +178,14 @@ func (v *Validator) Check(op *Op, line int) error {
 		return c.err
 	}
 	return nil
+}
+
+// shortcut reports whether op is good for a reason Check can see at once,
+// the common case: an op whose only rule is that its task is running, by
+// the running task of a recent op.
+func (v *Validator) shortcut(op *Op) bool {
+	t := v.last
+	return t != nil && op.Task == v.lastID && op.Kind < numKinds && runningOnly[op.Kind] && t.running()
 }
 
 // runningOnly marks the kinds whose only rule is that their task is
@@ -216,7 +243,7 @@ func (c *check) runningTask() *taskInfo {
 	case t.state == eventRemoved:
 		c.fail("event %s is not running: it was removed%s", c.name(id), at(t.line))
 	default:
-		c.v.lastID, c.v.last = id, t // a running task's record is live, from v.tasks
+		c.v.lastID, c.v.last = id, t // a running task's record is live
 		return t
 	}
 	return nil
@@ -444,7 +471,7 @@ func (c *check) begin() {
 	}
 	// Recover: treat the event as running, so its ops are not errors too.
 	if e == nil {
-		if t := c.v.tasks[op.Task]; t == nil {
+		if t := c.v.liveTask(op.Task); t == nil {
 			e = c.v.newTask(op.Task, taskInfo{})
 		} else if t.isEvent() && t.state != eventRunning {
 			e = t
@@ -476,7 +503,7 @@ func (c *check) end(t *taskInfo) {
 		return
 	}
 	c.closeTask(t, "event")
-	if th := c.v.tasks[t.thread]; th != nil && th.thread == c.op.Task {
+	if th := c.v.liveTask(t.thread); th != nil && th.thread == c.op.Task {
 		th.thread = NoSym
 	}
 	t.state, t.line = eventEnded, c.line
