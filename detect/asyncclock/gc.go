@@ -102,17 +102,36 @@ func (e *Engine) retireRemoved(p *event) {
 	}
 }
 
+// mayBeAbsorbed reports whether the event of entry x may have been
+// absorbed (or, removed, may be retired now): it finished more than the
+// window ago.
+func (e *Engine) mayBeAbsorbed(x *sendEntry) bool {
+	return e.window > 0 && x.end != 0 && e.ts-x.endTS > e.window
+}
+
 // compact drops the entries of absorbed (or heirless) events, which no
 // walk needs to look at, and summarizes the entries that stay afresh:
 // categories and times only the dropped entries had no longer keep a walk
 // from stopping early. It retires the removed events it looks at first
 // (retireRemoved), in the same pass over their events.
+//
+// It looks only at the events that finished more than the window ago
+// (the entry's copy of the time, mayBeAbsorbed): an event is absorbed
+// (fold, retireRemoved) only then, and the trace time only grows. At app
+// 100k, 85% of the entries a compaction goes through are more recent, and
+// their events, each a cache miss, need no look.
 func (l *sendList) compact(e *Engine) {
 	n := 0
 	for i := range l.entries {
 		x := &l.entries[i]
-		e.retireRemoved(x.ev)
-		if x.ev.absorbed || x.dead {
+		if e.mayBeAbsorbed(x) {
+			e.retireRemoved(x.ev)
+			if x.ev.absorbed {
+				e.release(x.ev)
+				continue
+			}
+		}
+		if x.dead {
 			e.release(x.ev)
 			continue
 		}

@@ -21,7 +21,8 @@ type sendList struct {
 
 type sendEntry struct {
 	ev      *event
-	end     Epoch // the event's end (or run(E)) once it finished, so walks need not look at the event
+	end     Epoch   // the event's end (or run(E)) once it finished, so walks need not look at the event
+	endTS   float64 // and its trace time then, so that compact need not look at an event too recent to be absorbed
 	time    int64
 	minUpto int64 // timed: the smallest time of its category up to and including it
 	maxUpto int64 // timed: the largest
@@ -194,7 +195,7 @@ func (l *sendList) index(ev *event) int {
 func (l *sendList) finished(ev *event) {
 	if i := l.index(ev); i >= 0 {
 		x := &l.entries[i]
-		x.end = ev.endEpoch()
+		x.end, x.endTS = ev.endEpoch(), ev.endTS
 		l.memos.settled(x)
 		l.setHead()
 	}
