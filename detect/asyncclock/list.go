@@ -17,6 +17,11 @@ type sendList struct {
 	max     [catAFA]int64 // per timed category, the largest time added
 	min     [catAFA]int64 // and the smallest
 	memos   memos         // what the last walks of the list at begins took
+	// endedFrom is a trace time at or after which every entry's event
+	// that finished did, as of the last compaction (0 before the first):
+	// compact has nothing to drop from the list while it is within the
+	// window.
+	endedFrom float64
 }
 
 type sendEntry struct {
