@@ -295,6 +295,12 @@ func (w *walk) head(h *listHead, v, known Clock, need uint8) error {
 	if h.first == 0 || v < h.first {
 		return nil // it knows none of the chain's sends still listed
 	}
+	if need&h.seen == 0 {
+		// None of its entries is of a category Table 3.1 may order
+		// before the event (app 100k: 16% of the heads visited), which
+		// a walk, or a memo look-up, would find out only in the list.
+		return nil
+	}
 	l := h.l
 	if w.mode == strict {
 		// Entries after the last settled one are pending: none can
