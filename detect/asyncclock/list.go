@@ -61,7 +61,17 @@ func (l *sendList) add(ev *event, clock Clock) {
 	}
 	q.listed[i] |= 1 << j
 	q.sends[i][j] = chainSends{last: clock, head: int32(l.head)}
-	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
+	// The memos stand: they depend on settled entries only, and x is
+	// pending. So does the head's last settled entry.
+	if len(l.entries) == 1 {
+		l.setHead()
+		return
+	}
+	h := &q.heads[l.head]
+	h.seen = l.seen
+	if x.cat.timed() {
+		h.maxTime = max(h.maxTime, x.time)
+	}
 }
 
 // summarize sets the summaries of x, the entry at index i, from the
@@ -202,7 +212,11 @@ func (l *sendList) finished(ev *event) {
 		x := &l.entries[i]
 		x.end, x.endTS = ev.endEpoch(), ev.endTS
 		l.memos.settled(x)
-		l.setHead()
+		// The head changes only if x is its last settled entry now
+		// (or was, removed, and now has an end).
+		if h := &l.q.heads[l.head]; h.settled == 0 || i >= int(h.settledIdx) {
+			h.settleAt(x, i)
+		}
 	}
 }
 
@@ -213,12 +227,18 @@ func (l *sendList) moved() {
 	l.setHead()
 }
 
-// setHead updates the list's head from its entries.
+// setHead updates the list's head from its entries. (add and finished
+// update it for the entry they change, without the look back for the
+// last settled entry, which reads the events.)
 func (l *sendList) setHead() {
-	h := &l.q.heads[l.head]
-	*h = listHead{l: l, chain: l.chain, seen: l.seen, maxTime: math.MinInt64}
+	l.q.heads[l.head] = l.freshHead()
+}
+
+// freshHead returns the list's head as its entries say.
+func (l *sendList) freshHead() listHead {
+	h := listHead{l: l, chain: l.chain, seen: l.seen, maxTime: math.MinInt64}
 	if len(l.entries) == 0 {
-		return
+		return h
 	}
 	h.first = l.entries[0].clock
 	for c := range catAFA {
@@ -228,10 +248,16 @@ func (l *sendList) setHead() {
 	}
 	for i := len(l.entries) - 1; i >= 0; i-- {
 		if x := &l.entries[i]; x.ev.settled() {
-			h.settled, h.end, h.cat, h.time, h.settledIdx = x.clock, x.end, x.cat, x.time, int32(i)
+			h.settleAt(x, i)
 			break
 		}
 	}
+	return h
+}
+
+// settleAt makes x, the entry at index i, the head's last settled entry.
+func (h *listHead) settleAt(x *sendEntry, i int) {
+	h.settled, h.end, h.cat, h.time, h.settledIdx = x.clock, x.end, x.cat, x.time, int32(i)
 }
 
 // sendBlock is what a looper queue keeps by chain, in a dense table by

@@ -235,7 +235,8 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 // 14.44M, 14.50M, 14.56M and 14.84M branches).
 const fewLanes = 8
 
-// checkPriority checks, for tests (Engine.checkWalks), the start after a
+// checkPriority checks, for tests (Engine.checkWalks), that the heads of
+// the queue's lists are what their entries say, and the start after a
 // begin's PRIORITY walk against the obvious: it knows the end of every
 // finished entry of its queue's lists that the event's send knows and
 // that Table 3.1 orders before it, however the walk got there (heads,
@@ -252,6 +253,10 @@ func (w *walk) checkPriority(prev *event) error {
 	}
 	for _, h := range ev.q.heads {
 		l := h.l
+		if h != l.freshHead() {
+			return fmt.Errorf("asyncclock: at the begin of %s, the head of the list of chain %d is %+v, but its entries say %+v",
+				w.e.name(ev.id), l.chain, h, l.freshHead())
+		}
 		v := ev.send.Get(l.chain)
 		for i := range l.entries {
 			x := &l.entries[i]
