@@ -39,9 +39,10 @@ func clocksOf(l *sendList) []Clock {
 
 // TestCompactDropsAbsorbed checks, after every collection on an app's
 // trace with a short window, that compact, which looks only at the events
-// of entries that finished more than the window ago (mayBeAbsorbed), left
-// no entry whose event is absorbed or could be retired, and that each
-// entry's copy of its event's end time is the event's.
+// of entries that finished more than the window ago (mayBeAbsorbed), and
+// only at the lists with such entries (endedFrom), left no entry whose
+// event is absorbed or could be retired, and that each entry's copy of
+// its event's end time is the event's.
 func TestCompactDropsAbsorbed(t *testing.T) {
 	events := 6_000
 	if testing.Short() {
