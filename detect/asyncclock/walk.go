@@ -619,9 +619,9 @@ func (w *walk) reference(recent *recentBegun) *event {
 // recentBegun holds the last events of one category and time a looper
 // queue began, in a ring.
 type recentBegun struct {
+	next uint8 // where the next one goes; first, in the line of the slot's key
 	ev   [recentSize]*event
 	seq  [recentSize]int64 // their sendSeq, read without the events
-	next uint8             // where the next one goes
 }
 
 const (
