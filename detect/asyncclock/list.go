@@ -25,12 +25,12 @@ type sendList struct {
 }
 
 type sendEntry struct {
+	// What a walk's step reads comes first, the rest (minUpto, endTS)
+	// last.
 	ev      *event
-	end     Epoch   // the event's end (or run(E)) once it finished, so walks need not look at the event
-	endTS   float64 // and its trace time then, so that compact need not look at an event too recent to be absorbed
+	end     Epoch // the event's end (or run(E)) once it finished, so walks need not look at the event
 	time    int64
-	minUpto int64 // timed: the smallest time of its category up to and including it
-	maxUpto int64 // timed: the largest
+	maxUpto int64 // timed: the largest time of its category up to and including it
 	clock   Clock // the clock of the send on the list's chain
 	cat     cat
 	dead    bool // found heirless: dropped at the next compaction
@@ -45,7 +45,9 @@ type sendEntry struct {
 	// ps is the distance back to the previous entry of its category with
 	// a time at most its own (0: none): the entries in between have
 	// greater times.
-	ps uint32
+	ps      uint32
+	minUpto int64   // timed: the smallest time of its category up to and including it
+	endTS   float64 // the trace time of end, so that compact need not look at an event too recent to be absorbed
 }
 
 func (l *sendList) add(ev *event, clock Clock) {
