@@ -44,20 +44,23 @@ func (e *Engine) collect() {
 		kept := q.heads[:0]
 		for _, h := range q.heads {
 			l := h.l
-			l.compact(e)
+			dropped := l.compact(e)
 			if len(l.entries) == 0 {
 				q.lists[l.chain] = nil
 				q.listed[l.chain>>chunkBits] &^= 1 << (l.chain & (chunkSize - 1))
 				continue
 			}
 			l.head = len(kept)
-			kept = append(kept, listHead{l: l})
+			kept = append(kept, h)
+			if dropped {
+				// Its head and memos no longer stand. (l.q.heads is
+				// still the old slice, whose array kept shares, so moved
+				// writes kept's head.)
+				l.moved()
+			}
 		}
 		clear(q.heads[len(kept):])
 		q.heads = kept
-		for i := range q.heads {
-			q.heads[i].l.moved()
-		}
 		e.pruneAtFront(q)
 	}
 	e.pruneIPCAsync()
@@ -102,25 +105,60 @@ func (e *Engine) retireRemoved(p *event) {
 	}
 }
 
+// mayBeAbsorbed reports whether the event of entry x may have been
+// absorbed (or, removed, may be retired now): it finished more than the
+// window ago.
+func (e *Engine) mayBeAbsorbed(x *sendEntry) bool {
+	return e.window > 0 && x.end != 0 && e.ts-x.endTS > e.window
+}
+
 // compact drops the entries of absorbed (or heirless) events, which no
 // walk needs to look at, and summarizes the entries that stay afresh:
 // categories and times only the dropped entries had no longer keep a walk
 // from stopping early. It retires the removed events it looks at first
 // (retireRemoved), in the same pass over their events.
-func (l *sendList) compact(e *Engine) {
+//
+// It looks only at the events that finished more than the window ago
+// (the entry's copy of the time, mayBeAbsorbed): an event is absorbed
+// (fold, retireRemoved) only then, and the trace time only grows. At app
+// 100k, 85% of the entries a compaction goes through are more recent, and
+// their events, each a cache miss, need no look. Nor does it go through
+// the list at all, with the window on, if none of its events finished
+// more than the window ago (l.endedFrom): 19k of the 28k lists collected
+// at app 100k, which hold a third of the entries. It reports whether it
+// dropped an entry: if not, the list's head and memos stand.
+func (l *sendList) compact(e *Engine) bool {
+	if e.window > 0 && e.ts-l.endedFrom <= e.window {
+		return false // no entry's event was absorbed; none is dead (heirless runs without the window only)
+	}
+	// endedFrom for the entries kept: the earliest end of their events,
+	// or (none finished) now, as those that finish later will at or
+	// after now.
+	endedFrom := e.ts
 	n := 0
 	for i := range l.entries {
 		x := &l.entries[i]
-		e.retireRemoved(x.ev)
-		if x.ev.absorbed || x.dead {
+		if e.mayBeAbsorbed(x) {
+			e.retireRemoved(x.ev)
+			if x.ev.absorbed {
+				e.release(x.ev)
+				continue
+			}
+		}
+		if x.dead {
 			e.release(x.ev)
 			continue
+		}
+		if x.end != 0 {
+			endedFrom = min(endedFrom, x.endTS)
 		}
 		if n != i {
 			l.entries[n] = *x
 		}
 		n++
 	}
+	l.endedFrom = endedFrom
+	dropped := n < len(l.entries)
 	clear(l.entries[n:])
 	l.entries = l.entries[:n]
 	if cap(l.entries) > 64 && len(l.entries) < cap(l.entries)/4 {
@@ -130,6 +168,7 @@ func (l *sendList) compact(e *Engine) {
 	for i := range l.entries {
 		l.summarize(i, &l.entries[i])
 	}
+	return dropped
 }
 
 // resolveRemoved resolves the removed events of q whose predecessors

@@ -17,14 +17,20 @@ type sendList struct {
 	max     [catAFA]int64 // per timed category, the largest time added
 	min     [catAFA]int64 // and the smallest
 	memos   memos         // what the last walks of the list at begins took
+	// endedFrom is a trace time at or after which every entry's event
+	// that finished did, as of the last compaction (0 before the first):
+	// compact has nothing to drop from the list while it is within the
+	// window.
+	endedFrom float64
 }
 
 type sendEntry struct {
+	// What a walk's step reads comes first, the rest (minUpto, endTS)
+	// last.
 	ev      *event
 	end     Epoch // the event's end (or run(E)) once it finished, so walks need not look at the event
 	time    int64
-	minUpto int64 // timed: the smallest time of its category up to and including it
-	maxUpto int64 // timed: the largest
+	maxUpto int64 // timed: the largest time of its category up to and including it
 	clock   Clock // the clock of the send on the list's chain
 	cat     cat
 	dead    bool // found heirless: dropped at the next compaction
@@ -39,7 +45,9 @@ type sendEntry struct {
 	// ps is the distance back to the previous entry of its category with
 	// a time at most its own (0: none): the entries in between have
 	// greater times.
-	ps uint32
+	ps      uint32
+	minUpto int64   // timed: the smallest time of its category up to and including it
+	endTS   float64 // the trace time of end, so that compact need not look at an event too recent to be absorbed
 }
 
 func (l *sendList) add(ev *event, clock Clock) {
@@ -55,7 +63,17 @@ func (l *sendList) add(ev *event, clock Clock) {
 	}
 	q.listed[i] |= 1 << j
 	q.sends[i][j] = chainSends{last: clock, head: int32(l.head)}
-	l.setHead() // the memos stand: they depend on settled entries only, and x is pending
+	// The memos stand: they depend on settled entries only, and x is
+	// pending. So does the head's last settled entry.
+	if len(l.entries) == 1 {
+		l.setHead()
+		return
+	}
+	h := &q.heads[l.head]
+	h.seen = l.seen
+	if x.cat.timed() {
+		h.maxTime = max(h.maxTime, x.time)
+	}
 }
 
 // summarize sets the summaries of x, the entry at index i, from the
@@ -151,18 +169,30 @@ func (x *sendEntry) next() (p [numCats]uint32) {
 }
 
 // search returns the index of the last entry sent at or before clock v of
-// the list's chain, or -1.
+// the list's chain, or -1. A send usually knows the chain's recent sends
+// (app 100k: of 300k searches from head, 77% land one to three entries
+// from the end), so it searches back from the last entry, in steps that
+// double, and then between the last two it probed: a few entries next to
+// each other rather than a bisection's probes across the list, each a
+// cache miss.
 func (l *sendList) search(v Clock) int {
-	lo, hi := 0, len(l.entries)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
+	hi := len(l.entries) // l.entries[hi:] are sent after v
+	lo := hi - 1
+	for step := 1; lo >= 0 && l.entries[lo].clock > v; step *= 2 {
+		hi = lo
+		lo -= step
+	}
+	lo = max(lo, -1)
+	// l.entries[lo] (if lo ≥ 0) is sent at or before v; l.entries[hi:] after.
+	for hi-lo > 1 {
+		m := lo + (hi-lo)/2
 		if l.entries[m].clock <= v {
-			lo = m + 1
+			lo = m
 		} else {
 			hi = m
 		}
 	}
-	return lo - 1
+	return lo
 }
 
 // index returns the index of ev's entry in the list, or -1 if it left
@@ -182,9 +212,13 @@ func (l *sendList) index(ev *event) int {
 func (l *sendList) finished(ev *event) {
 	if i := l.index(ev); i >= 0 {
 		x := &l.entries[i]
-		x.end = ev.endEpoch()
+		x.end, x.endTS = ev.endEpoch(), ev.endTS
 		l.memos.settled(x)
-		l.setHead()
+		// The head changes only if x is its last settled entry now
+		// (or was, removed, and now has an end).
+		if h := &l.q.heads[l.head]; h.settled == 0 || i >= int(h.settledIdx) {
+			h.settleAt(x, i)
+		}
 	}
 }
 
@@ -195,12 +229,18 @@ func (l *sendList) moved() {
 	l.setHead()
 }
 
-// setHead updates the list's head from its entries.
+// setHead updates the list's head from its entries. (add and finished
+// update it for the entry they change, without the look back for the
+// last settled entry, which reads the events.)
 func (l *sendList) setHead() {
-	h := &l.q.heads[l.head]
-	*h = listHead{l: l, chain: l.chain, seen: l.seen, maxTime: math.MinInt64}
+	l.q.heads[l.head] = l.freshHead()
+}
+
+// freshHead returns the list's head as its entries say.
+func (l *sendList) freshHead() listHead {
+	h := listHead{l: l, chain: l.chain, seen: l.seen, maxTime: math.MinInt64}
 	if len(l.entries) == 0 {
-		return
+		return h
 	}
 	h.first = l.entries[0].clock
 	for c := range catAFA {
@@ -210,10 +250,16 @@ func (l *sendList) setHead() {
 	}
 	for i := len(l.entries) - 1; i >= 0; i-- {
 		if x := &l.entries[i]; x.ev.settled() {
-			h.settled, h.end, h.cat, h.time, h.settledIdx = x.clock, x.end, x.cat, x.time, int32(i)
+			h.settleAt(x, i)
 			break
 		}
 	}
+	return h
+}
+
+// settleAt makes x, the entry at index i, the head's last settled entry.
+func (h *listHead) settleAt(x *sendEntry, i int) {
+	h.settled, h.end, h.cat, h.time, h.settledIdx = x.clock, x.end, x.cat, x.time, int32(i)
 }
 
 // sendBlock is what a looper queue keeps by chain, in a dense table by

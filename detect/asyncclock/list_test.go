@@ -1,0 +1,84 @@
+package asyncclock
+
+import (
+	"math/rand/v2"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/licorice-dev/licorice/traces/tracetest"
+)
+
+// TestListSearch checks sendList.search, which searches back from the
+// end, against a bisection of the whole list.
+func TestListSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20_000 {
+		n := r.IntN(100)
+		l := &sendList{entries: make([]sendEntry, n)}
+		k := Clock(1 + r.IntN(3))
+		for i := range l.entries {
+			l.entries[i].clock = k
+			k += Clock(1 + r.IntN(4))
+		}
+		v := Clock(r.IntN(int(k) + 2))
+		want := sort.Search(n, func(i int) bool { return l.entries[i].clock > v }) - 1
+		if got := l.search(v); got != want {
+			t.Fatalf("search(%d) on clocks %v = %d, want %d", v, clocksOf(l), got, want)
+		}
+	}
+}
+
+func clocksOf(l *sendList) []Clock {
+	cs := make([]Clock, len(l.entries))
+	for i, x := range l.entries {
+		cs[i] = x.clock
+	}
+	return cs
+}
+
+// TestCompactDropsAbsorbed checks, after every collection on an app's
+// trace with a short window, that compact, which looks only at the events
+// of entries that finished more than the window ago (mayBeAbsorbed), and
+// only at the lists with such entries (endedFrom), left no entry whose
+// event is absorbed or could be retired, and that each entry's copy of
+// its event's end time is the event's.
+func TestCompactDropsAbsorbed(t *testing.T) {
+	events := 6_000
+	if testing.Short() {
+		events = 2_000
+	}
+	tr := generated(tracetest.App(events, 3))
+	for _, window := range []time.Duration{20 * time.Millisecond, time.Second} {
+		e := New(tr.syms, Config{Window: window, GCEvery: 97})
+		var collections, folded int
+		for i := range tr.ops {
+			if err := e.Step(&tr.ops[i], tr.lines[i]); err != nil {
+				t.Fatalf("window %v: %v", window, err)
+			}
+			st := e.Stats()
+			if st.Collections == collections {
+				continue
+			}
+			collections, folded = st.Collections, int(st.WindowFolded)
+			for _, q := range e.queueOrder {
+				for _, h := range q.heads {
+					for k := range h.l.entries {
+						x := &h.l.entries[k]
+						p := x.ev
+						if p.absorbed || p.status == evResolved && e.ts-p.endTS > e.window {
+							t.Fatalf("window %v, line %d: after a collection, %s (status %d) is on a list, absorbed or old", window, tr.lines[i], e.name(p.id), p.status)
+						}
+						if p.finished() && (x.end != p.endEpoch() || x.endTS != p.endTS) {
+							t.Fatalf("window %v, line %d: the entry of %s holds end %v at %v, its event %v at %v", window, tr.lines[i], e.name(p.id), x.end, x.endTS, p.endEpoch(), p.endTS)
+						}
+					}
+				}
+			}
+		}
+		if collections < 10 || folded == 0 {
+			t.Fatalf("window %v: %d collections, %d events absorbed: the test checks little", window, collections, folded)
+		}
+		t.Logf("window %v: %d collections, %d events absorbed", window, collections, folded)
+	}
+}
