@@ -82,9 +82,11 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 		return false // b knows the whole vector
 	}
 	// The blocks to look at, found before the join changes what b knows.
+	// A block that base or b has already is skipped before its point is
+	// read (tc.at, a line of the block that the join needs not touch).
 	look := b.look[:0]
 	for i, tc := range t.chunks {
-		if tc != nil && (i >= len(base) || base[i] != tc) && (tc.at == 0 || !b.covers(tc.at)) {
+		if tc != nil && (i >= len(base) || base[i] != tc) && (i >= len(b.chunks) || b.chunks[i] != tc) && (tc.at == 0 || !b.covers(tc.at)) {
 			look = append(look, int32(i))
 		}
 	}
@@ -105,10 +107,7 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 			b.chunks[i], b.owned[i], grew = tc, false, true // shared as it is
 			continue
 		}
-		bc := b.chunks[i]
-		if bc == tc {
-			continue
-		}
+		bc := b.chunks[i] // not tc: the first loop left those out
 		// Whether tc has a clock above bc's, and (only if so, but
 		// compareVec tells both at once) whether bc has one above tc's.
 		var up, down bool
