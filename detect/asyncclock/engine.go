@@ -361,41 +361,45 @@ const (
 	evResolving                     // removed; its run time is being resolved
 )
 
-// event is an event of the trace.
+// event is an event of the trace. Events are 64-byte aligned (their
+// size class is 384 bytes), and their fields are in this order so that
+// two readers of many cold events touch one cache line each
+// (TestEventFieldsShareLines):
+//   - a PRIORITY walk's reference looks at candidates it has not read
+//     lately (walk.reference: cat, time, status, sendSeq, sendEpoch,
+//     send.top), in the first line;
+//   - fold reads of an event that aged out of the window, long after its
+//     end, refs, absorbed, afJoin, end and endTS, in the fourth.
 type event struct {
-	id       traces.Sym
-	q        *queue
-	cat      cat
-	time     int64 // Table 3.1's time: the delay, or the absolute time
-	external bool
-	sender   traces.Sym // the sending task, or NoSym
-	list     *sendList  // the async-before list it is on (looper queues)
-	listIdx  int32      // its index in list.entries when it was added (sendList.index)
-
+	cat       cat
 	status    evStatus
+	external  bool
+	id        traces.Sym
+	time      int64 // Table 3.1's time: the delay, or the absolute time
 	sendSeq   int64
-	sendLine  int
 	sendEpoch Epoch
 	send      Time // what send(E) knew; kept until E finished (at-front events: as long as they are tracked)
-	pre       Time // removed, not resolved yet: what run(E) is known to know already
-	beginLine int
-	endLine   int
-	th        *thread
 
-	chain      Chain
-	beginClock Clock
-	endClock   Clock // for a removed event, the clock of run(E) (= beginClock)
-	begin      Time  // at begin(E), or run(E)
+	q        *queue
+	sender   traces.Sym // the sending task, or NoSym
+	listIdx  int32      // its index in list.entries when it was added (sendList.index)
+	list     *sendList  // the async-before list it is on (looper queues)
+	sendLine int
+	pre      Time // removed, not resolved yet: what run(E) is known to know already
+	th       *thread
+	begin    Time // at begin(E), or run(E)
 
-	// What fold reads of an event that aged out of the window, long
-	// after its end, in two cache lines (the event is 64-byte aligned,
-	// and end begins at byte 256): refs, absorbed and afJoin, then end
-	// and endTS.
 	refs     int32   // the engine's structures that hold it
 	absorbed bool    // folded into its thread's time-window clock
 	afJoin   *Time   // at-front events: the join of the ends of the same list's at-front events up to this one
 	end      Time    // at end(E), or run(E)
 	endTS    float64 // trace time at its end, or when run(E) was resolved
+
+	chain      Chain
+	beginClock Clock
+	endClock   Clock // for a removed event, the clock of run(E) (= beginClock)
+	beginLine  int
+	endLine    int
 
 	run task // its task while it runs, allocated with it
 }
