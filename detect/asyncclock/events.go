@@ -49,7 +49,8 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 	}
 	snap := t.st
-	ev := &event{
+	ev := e.newEvent()
+	*ev = event{
 		id:        op.Event,
 		q:         q,
 		cat:       catOf(op.SendKind, op.Async),
@@ -83,6 +84,7 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 		e.prunePending(q)
 		q.pending = append(q.pending, ev)
+		ev.queued = true
 	}
 	if op.External {
 		e.ext = t.st
@@ -453,6 +455,42 @@ func (e *Engine) release(ev *event) {
 	if e.events.get(ev.id) == ev {
 		e.events.delete(ev.id)
 	}
+	e.recycle(ev)
+}
+
+// recycle puts ev, just reclaimed, on the spare list, so that a later
+// send fills it rather than a new allocation (and writes to lines that
+// release has just touched, not to memory that left the caches long
+// ago), unless a structure still holds it. The engine's structures hold
+// an event with a reference (refs), but for two: its queue's pending
+// list, which drops it lazily (queued; such an event is left to the
+// garbage collector), and the rings of events begun (recentBegun), whose
+// readers check the send number they noted against the event's.
+// TestRecycledEventsUnreachable checks that nothing else does.
+func (e *Engine) recycle(ev *event) {
+	if ev.queued {
+		return
+	}
+	ev.status = evSpare             // not finished: a stray second release returns at once
+	ev.begin, ev.list = Time{}, nil // what it holds that would otherwise stay alive with it
+	if e.recycled != nil {
+		e.recycled(ev)
+		return
+	}
+	e.spare = append(e.spare, ev)
+}
+
+// newEvent returns an event for a send to fill: the last one recycled, or
+// a new one.
+func (e *Engine) newEvent() *event {
+	n := len(e.spare)
+	if n == 0 {
+		return new(event)
+	}
+	ev := e.spare[n-1]
+	e.spare[n-1] = nil
+	e.spare = e.spare[:n-1]
+	return ev
 }
 
 // prunePending drops the events that began or were resolved from the
@@ -461,6 +499,7 @@ func (e *Engine) release(ev *event) {
 func (e *Engine) prunePending(q *queue) {
 	n := 0
 	for n < len(q.pending) && !q.pending[n].unstarted() {
+		q.pending[n].queued = false
 		n++
 	}
 	if n > 0 {
@@ -472,6 +511,8 @@ func (e *Engine) prunePending(q *queue) {
 		for _, ev := range q.pending {
 			if ev.unstarted() {
 				kept = append(kept, ev)
+			} else {
+				ev.queued = false
 			}
 		}
 		clear(q.pending[len(kept):])
