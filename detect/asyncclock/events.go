@@ -49,19 +49,10 @@ func (e *Engine) send(op *traces.Op) error {
 		}
 	}
 	snap := t.st
-	ev := e.newEvent()
-	*ev = event{
-		id:        op.Event,
-		q:         q,
-		cat:       catOf(op.SendKind, op.Async),
-		external:  op.External,
-		sender:    op.Task,
-		status:    evPending,
-		sendSeq:   e.seq,
-		sendLine:  e.line,
-		sendEpoch: snap.top,
-		send:      snap,
-	}
+	ev := e.newEvent() // zero: filled field by field, as a literal for *ev is built aside and copied
+	ev.id, ev.q, ev.cat, ev.external, ev.sender = op.Event, q, catOf(op.SendKind, op.Async), op.External, op.Task
+	ev.status, ev.sendSeq, ev.sendLine = evPending, e.seq, e.line
+	ev.sendEpoch, ev.send = snap.top, snap
 	if op.SendKind != traces.AtFront {
 		ev.time = op.Time
 	}
@@ -480,8 +471,8 @@ func (e *Engine) recycle(ev *event) {
 	e.spare = append(e.spare, ev)
 }
 
-// newEvent returns an event for a send to fill: the last one recycled, or
-// a new one.
+// newEvent returns a zero event for a send to fill: the last one
+// recycled, or a new one.
 func (e *Engine) newEvent() *event {
 	n := len(e.spare)
 	if n == 0 {
@@ -490,6 +481,7 @@ func (e *Engine) newEvent() *event {
 	ev := e.spare[n-1]
 	e.spare[n-1] = nil
 	e.spare = e.spare[:n-1]
+	*ev = event{}
 	return ev
 }
 
