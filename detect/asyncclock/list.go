@@ -84,6 +84,13 @@ func (l *sendList) summarize(i int, x *sendEntry) {
 		x.prev = l.entries[i-1].next()
 	}
 	x.pg, x.ps = l.previous(i, x)
+	l.extend(x)
+}
+
+// extend sets the smallest and largest times of x's category up to x,
+// the entry after the others summarized, and adds x to the list's
+// summaries.
+func (l *sendList) extend(x *sendEntry) {
 	if c := x.cat; c.timed() {
 		x.minUpto, x.maxUpto = x.time, x.time
 		if l.has[c] {
@@ -93,6 +100,30 @@ func (l *sendList) summarize(i int, x *sendEntry) {
 		l.min[c], l.max[c], l.has[c] = x.minUpto, x.maxUpto, true
 	}
 	l.seen |= x.cat.bit()
+}
+
+// trimmed updates the summaries after the first entries were dropped and
+// the others kept in order: what summarize would make of each entry
+// afresh, without following the distances back (previous). A distance
+// to an entry that stayed stands; one to an entry dropped goes, as every
+// entry before that one was dropped too.
+func (l *sendList) trimmed() {
+	l.seen, l.has = 0, [catAFA]bool{}
+	for i := range l.entries {
+		x := &l.entries[i]
+		for c, d := range x.prev {
+			if int(d) > i {
+				x.prev[c] = 0
+			}
+		}
+		if int(x.pg) > i {
+			x.pg = 0
+		}
+		if int(x.ps) > i {
+			x.ps = 0
+		}
+		l.extend(x)
+	}
 }
 
 // previous returns the distances from index i (entry x, about to be
