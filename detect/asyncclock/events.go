@@ -227,6 +227,11 @@ func (e *Engine) endOp(op *traces.Op) error {
 			th.addAtomic(ev.chain)
 		}
 	}
+	if ev.q.binder {
+		// Before the recent events' references may go (below), as ev may
+		// be one of them: its binder list's reference keeps it.
+		e.endBinder(th, ev)
+	}
 	th.recent = append(th.recent, ev)
 	ev.refs++
 	// LOOPEND needs only the join of the ended events. With the window, a
@@ -239,9 +244,6 @@ func (e *Engine) endOp(op *traces.Op) error {
 		}
 		clear(th.recent)
 		th.recent = th.recent[:0]
-	}
-	if ev.q.binder {
-		e.endBinder(th, ev)
 	}
 	return nil
 }
@@ -467,12 +469,12 @@ func (e *Engine) recycle(ev *event) {
 	if ev.queued {
 		return
 	}
-	ev.status, ev.absorbed = evSpare, false // neither absorbed nor finished: a stray second release returns at once
-	ev.begin, ev.list = Time{}, nil         // what it holds that would otherwise stay alive with it
 	if e.recycled != nil {
 		e.recycled(ev)
 		return
 	}
+	ev.status, ev.absorbed = evSpare, false // neither absorbed nor finished: a stray second release returns at once
+	ev.begin, ev.list = Time{}, nil         // what it holds that would otherwise stay alive with it
 	e.spare = append(e.spare, ev)
 }
 

@@ -3,6 +3,7 @@ package asyncclock
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 	"weak"
@@ -18,11 +19,12 @@ type recycleCase struct {
 }
 
 // recycleCases are traces on which the engine reclaims many events (it
-// keeps none for queries): random ones with and without the window,
-// collecting after every few begins, and an app trace as the benchmarks
-// run it.
-func recycleCases() []recycleCase {
-	var cs []recycleCase
+// keeps none for queries): a binder thread's long run, random ones with
+// and without the window, collecting after every few begins, and an app
+// trace.
+func recycleCases(t *testing.T) []recycleCase {
+	tr := parseTrace(t, binderRun(200)) // the recent events' references go together every 64 on B
+	cs := []recycleCase{{"binderRun(200)", tr, Config{}}}
 	for seed := range uint64(randomRuns(12, 3)) {
 		for _, window := range []time.Duration{0, 3 * time.Millisecond} {
 			g := genConfig{seed: seed + 1, ops: 300, workers: 2, loopers: 2, binders: 1}
@@ -51,7 +53,7 @@ func recycleCases() []recycleCase {
 // garbage and fails if one of them is still reachable, other than from a
 // ring or the stale tail of ATOMIC's scratch slice (unreadHolds).
 func TestRecycledEventsUnreachable(t *testing.T) {
-	for _, c := range recycleCases() {
+	for _, c := range recycleCases(t) {
 		e := New(c.tr.syms, c.cfg)
 		var recycled []weak.Pointer[event]
 		e.recycled = func(ev *event) { recycled = append(recycled, weak.Make(ev)) }
@@ -108,7 +110,7 @@ func unreadHolds(e *Engine) map[*event]bool {
 // that leaves reclaimed events to the garbage collector. It also checks
 // that sends did fill recycled events.
 func TestRecycleKeepsTimes(t *testing.T) {
-	for _, c := range recycleCases() {
+	for _, c := range recycleCases(t) {
 		fresh := New(c.tr.syms, c.cfg)
 		fresh.recycled = func(*event) {}
 		e := New(c.tr.syms, c.cfg)
@@ -139,4 +141,50 @@ func TestRecycleKeepsTimes(t *testing.T) {
 			t.Errorf("%s: no send filled a recycled event", c.name)
 		}
 	}
+}
+
+// TestBinderEntryKeepsEnd checks that a binder event that ends as the
+// 64th of its thread's recent events, whose references go with them at
+// once, keeps the one its binder list takes for IPCHANDLE: the next
+// event the thread begins learns its end (it was reclaimed, its end
+// cleared or itself recycled, when endOp released the recent events
+// before endBinder took that reference).
+func TestBinderEntryKeepsEnd(t *testing.T) {
+	const n = 65
+	tr := parseTrace(t, binderRun(n))
+	e := New(tr.syms, Config{})
+	var endPrev Epoch // of S(n-1)
+	for i := range tr.ops {
+		op := &tr.ops[i]
+		if err := e.Step(op, tr.lines[i]); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case op.Kind == traces.End && e.name(op.Task) == fmt.Sprintf("S%d", n-1):
+			endPrev = e.Epoch()
+		case op.Kind == traces.Begin && e.name(op.Task) == fmt.Sprintf("S%d", n):
+			if !e.Time().Covers(endPrev) {
+				t.Fatalf("the begin of S%d does not know the end of S%d (%v): IPCHANDLE lost it", n, n-1, endPrev)
+			}
+		}
+	}
+	if endPrev == 0 {
+		t.Fatal("the trace has no end of the event before last")
+	}
+}
+
+// binderRun is a trace in which a binder thread runs n sync events, S1 to
+// Sn, each sent just before it begins.
+func binderRun(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"licorice_trace":1}
+{"op":"thread_begin","t":"B","kind":"binder"}
+{"op":"attach","t":"B","q":"bq"}
+{"op":"thread_begin","t":"W"}
+`)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, `{"op":"send","t":"W","q":"bq","e":"S%d"}`+"\n", i)
+		fmt.Fprintf(&b, `{"op":"begin","t":"S%d","thread":"B"}`+"\n"+`{"op":"end","t":"S%d"}`+"\n", i, i)
+	}
+	return b.String()
 }
