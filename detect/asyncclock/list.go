@@ -1,6 +1,9 @@
 package asyncclock
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // sendList is an async-before list (thesis §4.3.1): the events one chain
 // sent to one looper queue, in send order. An event's predecessors by
@@ -106,16 +109,20 @@ func (l *sendList) extend(x *sendEntry) {
 // the others kept in order: what summarize would make of each entry
 // afresh, without following the distances back (previous). A distance
 // to an entry that stayed stands; one to an entry dropped goes, as every
-// entry before that one was dropped too.
+// entry before that one was dropped too. The distances back to a
+// category's previous entry (prev) reach a dropped one only up to the
+// first entry of that category left.
 func (l *sendList) trimmed() {
+	gone := l.seen // the categories whose distances may reach a dropped entry
 	l.seen, l.has = 0, [catAFA]bool{}
 	for i := range l.entries {
 		x := &l.entries[i]
-		for c, d := range x.prev {
-			if int(d) > i {
+		for m := gone; m != 0; m &= m - 1 {
+			if c := bits.TrailingZeros8(m); int(x.prev[c]) > i {
 				x.prev[c] = 0
 			}
 		}
+		gone &^= x.cat.bit()
 		if int(x.pg) > i {
 			x.pg = 0
 		}
