@@ -107,12 +107,17 @@ func unreadHolds(e *Engine) map[*event]bool {
 
 // TestRecycleKeepsTimes checks that recycling events changes nothing the
 // engine computes: every op's time and the statistics are those of a run
-// that leaves reclaimed events to the garbage collector. It also checks
-// that sends did fill recycled events.
+// that leaves reclaimed events to the garbage collector, and every op's
+// time that of a run that reclaims none (Config.KeepEvents), so that
+// nothing reclaims an event, or clears its times, too early. It also
+// checks that sends did fill recycled events.
 func TestRecycleKeepsTimes(t *testing.T) {
 	for _, c := range recycleCases(t) {
 		fresh := New(c.tr.syms, c.cfg)
 		fresh.recycled = func(*event) {}
+		kept := c.cfg
+		kept.KeepEvents = true
+		keep := New(c.tr.syms, kept)
 		e := New(c.tr.syms, c.cfg)
 		filled := 0
 		for i := range c.tr.ops {
@@ -120,15 +125,21 @@ func TestRecycleKeepsTimes(t *testing.T) {
 			if op.Kind == traces.Send && len(e.spare) > 0 {
 				filled++
 			}
-			err, want := e.Step(op, c.tr.lines[i]), fresh.Step(op, c.tr.lines[i])
-			if fmt.Sprint(err) != fmt.Sprint(want) {
-				t.Fatalf("%s: op %d: error %v, want %v", c.name, i, err, want)
+			err := e.Step(op, c.tr.lines[i])
+			for _, o := range []struct {
+				name string
+				e    *Engine
+			}{{"without recycling", fresh}, {"keeping events", keep}} {
+				want := o.e.Step(op, c.tr.lines[i])
+				if fmt.Sprint(err) != fmt.Sprint(want) {
+					t.Fatalf("%s: op %d: error %v, %s %v", c.name, i, err, o.name, want)
+				}
+				if got, want := e.Time(), o.e.Time(); err == nil && (e.Epoch() != o.e.Epoch() || !got.Leq(want) || !want.Leq(got)) {
+					t.Fatalf("%s: op %d (%v): time %v at %v, %s %v at %v", c.name, i, op.Kind, got, e.Epoch(), o.name, want, o.e.Epoch())
+				}
 			}
 			if err != nil {
 				break
-			}
-			if got, want := e.Time(), fresh.Time(); e.Epoch() != fresh.Epoch() || !got.Leq(want) || !want.Leq(got) {
-				t.Fatalf("%s: op %d (%v): time %v at %v, want %v at %v", c.name, i, op.Kind, got, e.Epoch(), want, fresh.Epoch())
 			}
 		}
 		if err, want := e.Finish(), fresh.Finish(); fmt.Sprint(err) != fmt.Sprint(want) {
