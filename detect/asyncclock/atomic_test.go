@@ -250,7 +250,7 @@ func TestAppendIntervalAsSetSpan(t *testing.T) {
 			} else {
 				b := k
 				k += Clock(1 + r.IntN(4))
-				ev := &event{chain: c, beginClock: b, endClock: k, refs: 2}
+				ev := &event{chain: c, beginClock: b, endClock: k, end: Time{top: MakeEpoch(c, k)}, refs: 2}
 				what = fmt.Sprintf("appendInterval after %v", ch.intervals)
 				e.appendInterval(c, interval{begin: b, end: k, ev: ev})
 				k += Clock(r.IntN(3))

@@ -105,6 +105,7 @@ type Engine struct {
 	gcAt          int
 	pool          []*builder
 	atomicScratch []*event
+	spare         []*event     // reclaimed events, which no structure of the engine holds, for the next sends (recycle)
 	atomicSnaps   []atomicSnap // by block: walk.atomic's start as it last scanned it, for the one walk that applies ATOMIC at a time
 	atomicWalks   uint64       // walks that applied ATOMIC (atomicSnap.walk)
 	beginWalk     walk         // the walk of the begin being stepped, kept so that it is not allocated per begin
@@ -112,6 +113,7 @@ type Engine struct {
 	checkAtomic   bool         // tests: check every start ATOMIC was applied to against every interval (checkAtomic)
 	atomicFound   int64        // tests, with checkAtomic: events ATOMIC found
 	foldEvery     int          // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
+	recycled      func(*event) // tests: called with each event recycle would put on the spare list, instead of it
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -359,6 +361,7 @@ const (
 	evRemoved                       // removed; its run time is not resolved yet
 	evResolved                      // removed; run(E) is resolved
 	evResolving                     // removed; its run time is being resolved
+	evSpare                         // reclaimed, on the engine's spare list for the next send (recycle)
 )
 
 // event is an event of the trace. Events are 64-byte aligned (their
@@ -391,6 +394,7 @@ type event struct {
 
 	refs     int32   // the engine's structures that hold it
 	absorbed bool    // folded into its thread's time-window clock
+	queued   bool    // on its queue's pending list, which holds it without a reference: not recycled while there
 	afJoin   *Time   // at-front events: the join of the ends of the same list's at-front events up to this one
 	end      Time    // at end(E), or run(E)
 	endTS    float64 // trace time at its end, or when run(E) was resolved

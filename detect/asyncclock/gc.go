@@ -99,7 +99,9 @@ func (e *Engine) listEntries() int {
 // Only queries about the removed event itself lose order, as the window
 // already allows.
 func (e *Engine) retireRemoved(p *event) {
-	if e.window > 0 && p.status == evResolved && !p.absorbed && e.ts-p.endTS > e.window {
+	// absorbed first: of the events compact looks at, most were, and it is
+	// in the line compact reads next (status is in another).
+	if e.window > 0 && !p.absorbed && p.status == evResolved && e.ts-p.endTS > e.window {
 		p.absorbed = true
 		e.stats.WindowFolded++
 	}
@@ -125,8 +127,12 @@ func (e *Engine) mayBeAbsorbed(x *sendEntry) bool {
 // their events, each a cache miss, need no look. Nor does it go through
 // the list at all, with the window on, if none of its events finished
 // more than the window ago (l.endedFrom): 19k of the 28k lists collected
-// at app 100k, which hold a third of the entries. It reports whether it
-// dropped an entry: if not, the list's head and memos stand.
+// at app 100k, which hold a third of the entries. Nor does it summarize
+// the entries afresh if it dropped none, and it only trims the summaries
+// if it dropped the first ones (the window drops the oldest: at app 100k,
+// 8,544 of the 8,715 lists it dropped entries from, with 205k of the 230k
+// entries they kept). It reports whether it dropped an entry: if not, the
+// list's head and memos stand.
 func (l *sendList) compact(e *Engine) bool {
 	if e.window > 0 && e.ts-l.endedFrom <= e.window {
 		return false // no entry's event was absorbed; none is dead (heirless runs without the window only)
@@ -136,17 +142,20 @@ func (l *sendList) compact(e *Engine) bool {
 	// after now.
 	endedFrom := e.ts
 	n := 0
+	prefix := true // the entries dropped are the first ones
 	for i := range l.entries {
 		x := &l.entries[i]
 		if e.mayBeAbsorbed(x) {
 			e.retireRemoved(x.ev)
 			if x.ev.absorbed {
 				e.release(x.ev)
+				prefix = prefix && n == 0
 				continue
 			}
 		}
 		if x.dead {
 			e.release(x.ev)
+			prefix = prefix && n == 0
 			continue
 		}
 		if x.end != 0 {
@@ -164,9 +173,15 @@ func (l *sendList) compact(e *Engine) bool {
 	if cap(l.entries) > 64 && len(l.entries) < cap(l.entries)/4 {
 		l.entries = slices.Clone(l.entries)
 	}
-	l.seen, l.has = 0, [catAFA]bool{}
-	for i := range l.entries {
-		l.summarize(i, &l.entries[i])
+	switch {
+	case !dropped: // the entries' and the list's summaries stand
+	case prefix:
+		l.trimmed()
+	default:
+		l.seen, l.has = 0, [catAFA]bool{}
+		for i := range l.entries {
+			l.summarize(i, &l.entries[i])
+		}
 	}
 	return dropped
 }

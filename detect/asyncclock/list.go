@@ -1,6 +1,9 @@
 package asyncclock
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // sendList is an async-before list (thesis §4.3.1): the events one chain
 // sent to one looper queue, in send order. An event's predecessors by
@@ -84,6 +87,13 @@ func (l *sendList) summarize(i int, x *sendEntry) {
 		x.prev = l.entries[i-1].next()
 	}
 	x.pg, x.ps = l.previous(i, x)
+	l.extend(x)
+}
+
+// extend sets the smallest and largest times of x's category up to x,
+// the entry after the others summarized, and adds x to the list's
+// summaries.
+func (l *sendList) extend(x *sendEntry) {
 	if c := x.cat; c.timed() {
 		x.minUpto, x.maxUpto = x.time, x.time
 		if l.has[c] {
@@ -93,6 +103,34 @@ func (l *sendList) summarize(i int, x *sendEntry) {
 		l.min[c], l.max[c], l.has[c] = x.minUpto, x.maxUpto, true
 	}
 	l.seen |= x.cat.bit()
+}
+
+// trimmed updates the summaries after the first entries were dropped and
+// the others kept in order: what summarize would make of each entry
+// afresh, without following the distances back (previous). A distance
+// to an entry that stayed stands; one to an entry dropped goes, as every
+// entry before that one was dropped too. The distances back to a
+// category's previous entry (prev) reach a dropped one only up to the
+// first entry of that category left.
+func (l *sendList) trimmed() {
+	gone := l.seen // the categories whose distances may reach a dropped entry
+	l.seen, l.has = 0, [catAFA]bool{}
+	for i := range l.entries {
+		x := &l.entries[i]
+		for m := gone; m != 0; m &= m - 1 {
+			if c := bits.TrailingZeros8(m); int(x.prev[c]) > i {
+				x.prev[c] = 0
+			}
+		}
+		gone &^= x.cat.bit()
+		if int(x.pg) > i {
+			x.pg = 0
+		}
+		if int(x.ps) > i {
+			x.ps = 0
+		}
+		l.extend(x)
+	}
 }
 
 // previous returns the distances from index i (entry x, about to be

@@ -1,7 +1,9 @@
 package asyncclock
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -41,8 +43,9 @@ func clocksOf(l *sendList) []Clock {
 // trace with a short window, that compact, which looks only at the events
 // of entries that finished more than the window ago (mayBeAbsorbed), and
 // only at the lists with such entries (endedFrom), left no entry whose
-// event is absorbed or could be retired, and that each entry's copy of
-// its event's end time is the event's.
+// event is absorbed or could be retired, that each entry's copy of its
+// event's end time is the event's, and that the summaries, which compact
+// keeps or trims rather than make afresh, are what summarize makes.
 func TestCompactDropsAbsorbed(t *testing.T) {
 	events := 6_000
 	if testing.Short() {
@@ -73,6 +76,7 @@ func TestCompactDropsAbsorbed(t *testing.T) {
 							t.Fatalf("window %v, line %d: the entry of %s holds end %v at %v, its event %v at %v", window, tr.lines[i], e.name(p.id), x.end, x.endTS, p.endEpoch(), p.endTS)
 						}
 					}
+					checkSummaries(t, h.l, fmt.Sprintf("window %v, line %d, list of chain %d", window, tr.lines[i], h.chain))
 				}
 			}
 		}
@@ -80,5 +84,28 @@ func TestCompactDropsAbsorbed(t *testing.T) {
 			t.Fatalf("window %v: %d collections, %d events absorbed: the test checks little", window, collections, folded)
 		}
 		t.Logf("window %v: %d collections, %d events absorbed", window, collections, folded)
+	}
+}
+
+// checkSummaries fails t unless the summaries of l's entries, and l's,
+// are those summarize makes of its entries afresh.
+func checkSummaries(t *testing.T, l *sendList, where string) {
+	t.Helper()
+	fresh := &sendList{entries: slices.Clone(l.entries)}
+	for i := range fresh.entries {
+		fresh.summarize(i, &fresh.entries[i])
+	}
+	for i := range l.entries {
+		if l.entries[i] != fresh.entries[i] {
+			t.Fatalf("%s: entry %d of %d is %+v, summarized afresh %+v", where, i, len(l.entries), l.entries[i], fresh.entries[i])
+		}
+	}
+	if l.seen != fresh.seen || l.has != fresh.has {
+		t.Fatalf("%s: the list has seen %b, has %v; afresh %b, %v", where, l.seen, l.has, fresh.seen, fresh.has)
+	}
+	for c, has := range l.has {
+		if has && (l.min[c] != fresh.min[c] || l.max[c] != fresh.max[c]) {
+			t.Fatalf("%s: category %d's times are %d to %d; afresh %d to %d", where, c, l.min[c], l.max[c], fresh.min[c], fresh.max[c])
+		}
 	}
 }

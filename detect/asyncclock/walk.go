@@ -601,14 +601,14 @@ func (w *walk) reference(recent *recentBegun) *event {
 		for k := range recentBest {
 			// The ring's copy of the send's number first: most of the
 			// latest were sent before the best so far, and are not read.
-			if p, seq := recent.latest(k), recent.latestSeq(k); p != nil && (best == nil || seq > best.sendSeq) && usable(p) && ev.send.Covers(p.sendEpoch) {
+			if p, seq := recent.latest(k), recent.latestSeq(k); p != nil && (best == nil || seq > best.sendSeq) && p.sendSeq == seq && usable(p) && ev.send.Covers(p.sendEpoch) {
 				best = p
 			}
 		}
 		// None of those: the latest of the older ones, which a send
 		// from a thread that seldom hears from the looper may know.
 		for k := recentBest; best == nil && k < recentSize; k++ {
-			if p := recent.latest(k); usable(p) && ev.send.Covers(p.sendEpoch) {
+			if p := recent.latest(k); p != nil && p.sendSeq == recent.latestSeq(k) && usable(p) && ev.send.Covers(p.sendEpoch) {
 				best = p
 			}
 		}
@@ -617,7 +617,9 @@ func (w *walk) reference(recent *recentBegun) *event {
 }
 
 // recentBegun holds the last events of one category and time a looper
-// queue began, in a ring.
+// queue began, in a ring. It holds them without a reference: an event
+// may be reclaimed and recycled (Engine.recycle) as another while in the
+// ring, which its readers tell by the send number (seq) the ring noted.
 type recentBegun struct {
 	next uint8 // where the next one goes; first, in the line of the slot's key
 	ev   [recentSize]*event
@@ -737,6 +739,7 @@ func (w *walk) pendingPreds() error {
 	var err error
 	for _, p := range q.pending {
 		if !p.unstarted() {
+			p.queued = false
 			continue
 		}
 		kept = append(kept, p)
