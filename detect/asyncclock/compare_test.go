@@ -81,12 +81,23 @@ type engineRun struct {
 	err    error
 }
 
-func runEngine(tr *trace, cfg Config) *engineRun {
-	cfg.KeepEvents = true
+func runEngine(tr *trace, cfg Config) *engineRun { return runEngineKeeping(tr, cfg, true) }
+
+// runEngineLean is runEngine as Run works, without Config.KeepEvents: the
+// engine reclaims events (and recycles them) as soon as nothing needs
+// them. A thread releases its ended events two at a time rather than 64,
+// so that short traces go through that too.
+func runEngineLean(tr *trace, cfg Config) *engineRun { return runEngineKeeping(tr, cfg, false) }
+
+func runEngineKeeping(tr *trace, cfg Config, keep bool) *engineRun {
+	cfg.KeepEvents = keep
 	if cfg.GCEvery == 0 {
 		cfg.GCEvery = 3 // collect often, so that collection is tested too
 	}
 	r := &engineRun{e: New(tr.syms, cfg)}
+	if !keep {
+		r.e.recentBatch = 2
+	}
 	for i := range tr.ops {
 		if err := r.e.Step(&tr.ops[i], tr.lines[i]); err != nil {
 			r.err = err
@@ -106,7 +117,9 @@ func (r *engineRun) before(a, b int) bool {
 
 // compare runs both engines on tr and returns nil if they agree: on
 // whether tr is consistent, and if it is, on every pair of operations and
-// every pair of events.
+// every pair of events; and then, with the engine reclaiming events as Run
+// does (runEngineLean), on consistency and every pair of operations (the
+// events reclaimed can no longer be asked about).
 func compare(tr *trace, cfg Config) error {
 	window := cfg.Window
 	g, gerr := NewGraphConfig(context.Background(), tr.syms, tr.ops, tr.lines, cfg)
@@ -115,29 +128,11 @@ func compare(tr *trace, cfg Config) error {
 		return fmt.Errorf("reference engine: %v", gerr)
 	}
 	r := runEngine(tr, cfg)
-	if r.err != nil && !errors.As(r.err, &ce) {
-		return fmt.Errorf("asyncclock: %v", r.err)
+	if err := sameOpOrder(tr, g, gerr, r); err != nil || gerr != nil {
+		return err
 	}
-	switch {
-	case gerr != nil && r.err == nil:
-		return fmt.Errorf("the reference finds the trace inconsistent (%v), asyncclock does not", gerr)
-	case gerr == nil && r.err != nil:
-		return fmt.Errorf("asyncclock finds the trace inconsistent (%v), the reference does not", r.err)
-	case gerr != nil:
-		return nil
-	}
-	n := len(tr.ops)
-	for b := range n {
-		for a := range n {
-			if a == b {
-				continue
-			}
-			want, got := g.Before(Node(a), Node(b)), r.before(a, b)
-			if want != got {
-				return fmt.Errorf("ops: the reference says %s ≺ %s is %v, asyncclock says %v (times %v and %v)%s",
-					g.Describe(Node(a)), g.Describe(Node(b)), want, got, r.epochs[a], r.times[b], why(g, Node(a), Node(b)))
-			}
-		}
+	if err := sameOpOrder(tr, g, gerr, runEngineLean(tr, cfg)); err != nil {
+		return fmt.Errorf("without KeepEvents: %w", err)
 	}
 	ids := g.Events()
 	for _, a := range ids {
@@ -162,6 +157,38 @@ func compare(tr *trace, cfg Config) error {
 				_, _ = sa, fb
 				return fmt.Errorf("events: the reference says %s is %v %s, asyncclock says %v%s",
 					tr.syms.String(a), want, tr.syms.String(b), got, why(g, fa, sb))
+			}
+		}
+	}
+	return nil
+}
+
+// sameOpOrder returns nil if r, the engine's run of tr, agrees with the
+// reference's graph g (or its error gerr) on whether tr is consistent
+// and, if it is, on every pair of operations.
+func sameOpOrder(tr *trace, g *Graph, gerr error, r *engineRun) error {
+	var ce *ConflictError
+	if r.err != nil && !errors.As(r.err, &ce) {
+		return fmt.Errorf("asyncclock: %v", r.err)
+	}
+	switch {
+	case gerr != nil && r.err == nil:
+		return fmt.Errorf("the reference finds the trace inconsistent (%v), asyncclock does not", gerr)
+	case gerr == nil && r.err != nil:
+		return fmt.Errorf("asyncclock finds the trace inconsistent (%v), the reference does not", r.err)
+	case gerr != nil:
+		return nil
+	}
+	n := len(tr.ops)
+	for b := range n {
+		for a := range n {
+			if a == b {
+				continue
+			}
+			want, got := g.Before(Node(a), Node(b)), r.before(a, b)
+			if want != got {
+				return fmt.Errorf("ops: the reference says %s ≺ %s is %v, asyncclock says %v (times %v and %v)%s",
+					g.Describe(Node(a)), g.Describe(Node(b)), want, got, r.epochs[a], r.times[b], why(g, Node(a), Node(b)))
 			}
 		}
 	}

@@ -114,6 +114,7 @@ type Engine struct {
 	atomicFound   int64        // tests, with checkAtomic: events ATOMIC found
 	foldEvery     int          // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
 	recycled      func(*event) // tests: called with each event recycle would put on the spare list, instead of it
+	recentBatch   int          // tests: how many ended events a thread holds before it joins and releases them (0: recentBatch)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -128,6 +129,7 @@ type Stats struct {
 	MaxTracked   int   // the most events tracked at once
 	ListEntries  int   // entries of async-before lists held now
 	Reclaimed    int64 // events whose metadata was released
+	Recycled     int64 // sends that took a reclaimed event's memory rather than a new one
 	Collections  int   // garbage collections run
 	MaxTimeLen   int   // the most chains an event's begin time mentioned (sampled)
 	Resolved     int64 // removed events whose time was resolved

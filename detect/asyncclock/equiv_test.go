@@ -119,6 +119,29 @@ func TestEquivalenceTracetest(t *testing.T) {
 	t.Logf("%d traces; coverage:\n%s", n, total.String())
 }
 
+// TestLeanRunsReclaim checks that the engine, as compare runs it without
+// KeepEvents (runEngineLean), reclaims events and recycles them on the
+// traces of the equivalence tests: otherwise comparing those runs with
+// the reference would prove nothing about reclamation.
+func TestLeanRunsReclaim(t *testing.T) {
+	for _, window := range []time.Duration{0, 20 * time.Millisecond} {
+		var reclaimed, recycled int64
+		for seed := range int64(4) {
+			r := runEngineLean(generated(tracetest.Small(seed)), Config{Window: window})
+			if r.err != nil {
+				t.Fatalf("tracetest.Small(%d): %v", seed, r.err)
+			}
+			st := r.e.Stats()
+			reclaimed += st.Reclaimed
+			recycled += st.Recycled
+		}
+		if reclaimed == 0 || recycled == 0 {
+			t.Errorf("window %v: the lean runs of 4 traces reclaimed %d events and recycled %d; want some of both", window, reclaimed, recycled)
+		}
+		t.Logf("window %v: %d reclaimed, %d recycled", window, reclaimed, recycled)
+	}
+}
+
 // FuzzEquivalence lets the fuzzer pick the shape and seed of the random
 // traces the engines must agree on:
 //

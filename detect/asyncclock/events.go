@@ -237,7 +237,7 @@ func (e *Engine) endOp(op *traces.Op) error {
 	// LOOPEND needs only the join of the ended events. With the window, a
 	// looper's recent events wait to be folded into its window clock,
 	// which LOOPEND learns with those not folded yet (threadEnd).
-	if (e.window == 0 || th.kind != traces.Looper) && len(th.recent) >= 64 {
+	if (e.window == 0 || th.kind != traces.Looper) && len(th.recent) >= e.recentLimit() {
 		th.endJoin = e.joinEnds(th.endJoin, th.recent)
 		for _, p := range th.recent {
 			e.release(p)
@@ -396,6 +396,18 @@ func (e *Engine) learnLazy(t *task, l *lazyJoin) bool {
 	return grew
 }
 
+// recentBatch is how many ended events a thread holds (thread.recent)
+// before it joins their ends into its end join and releases them.
+const recentBatch = 64
+
+// recentLimit is recentBatch, or what a test set instead.
+func (e *Engine) recentLimit() int {
+	if e.recentBatch > 0 {
+		return e.recentBatch
+	}
+	return recentBatch
+}
+
 // dropInterval removes ev's ATOMIC interval from its chain. ev has ended
 // and not been reclaimed: its chain is its end's, which is in the cache
 // line fold reads (ev.chain, in another, was a miss per aged event).
@@ -485,6 +497,7 @@ func (e *Engine) newEvent() *event {
 	if n == 0 {
 		return new(event)
 	}
+	e.stats.Recycled++
 	ev := e.spare[n-1]
 	e.spare[n-1] = nil
 	e.spare = e.spare[:n-1]
