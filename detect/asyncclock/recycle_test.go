@@ -145,8 +145,12 @@ func TestRecycleKeepsTimes(t *testing.T) {
 		if err, want := e.Finish(), fresh.Finish(); fmt.Sprint(err) != fmt.Sprint(want) {
 			t.Fatalf("%s: Finish: %v, want %v", c.name, err, want)
 		}
-		if got, want := e.Stats(), fresh.Stats(); got != want {
-			t.Errorf("%s: stats %+v, want %+v", c.name, got, want)
+		got, want := e.Stats(), fresh.Stats()
+		if got.Recycled != int64(filled) {
+			t.Errorf("%s: Stats.Recycled %d; %d sends filled a recycled event", c.name, got.Recycled, filled)
+		}
+		if got.Recycled = 0; got != want {
+			t.Errorf("%s: stats %+v, want %+v (but Recycled)", c.name, got, want)
 		}
 		if filled == 0 {
 			t.Errorf("%s: no send filled a recycled event", c.name)
