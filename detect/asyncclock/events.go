@@ -169,10 +169,12 @@ func (e *Engine) beginOp(op *traces.Op) error {
 			return err
 		}
 		// WINDOW: every old event of the thread, learned after the
-		// PRIORITY walks (it commutes with them: a walk skips only the
-		// predecessors the window clock holds, ATOMIC comes after), as
-		// the ends they join often cover a point that learned the window
-		// clock (lazyJoin.known), which is then not compared.
+		// PRIORITY walks, as the ends they join often cover a point that
+		// learned the window clock (lazyJoin.known), which is then not
+		// compared. The order does not change the start: what the start
+		// knows only lets the walks skip what it covers already (and the
+		// predecessors the window clock holds, which it learns here),
+		// and ATOMIC comes after both.
 		if e.window > 0 {
 			th.window.learnInto(b, 0)
 		}
