@@ -49,3 +49,8 @@ func maxBlocksVec(d, x, y *chunk)
 //
 //go:noescape
 func lanesAboveBoth(u, v, t *[chunkSize]Clock) uint32
+
+// lanesDifferVec is lanesDiffer with VPCMPEQD. Only with vecBlocks.
+//
+//go:noescape
+func lanesDifferVec(u, t *[chunkSize]Clock) uint32

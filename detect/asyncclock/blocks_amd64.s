@@ -127,3 +127,32 @@ TEXT ·lanesAboveBoth(SB), NOSPLIT, $0-28
 	MOVL DX, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func lanesDifferVec(u, t *[chunkSize]Clock) uint32
+// The lanes where u's clock equals t's are set in the compare's mask,
+// whose complement, a bit per lane (VMOVMSKPS), is the answer.
+TEXT ·lanesDifferVec(SB), NOSPLIT, $0-20
+	MOVQ u+0(FP), AX
+	MOVQ t+8(FP), BX
+	VMOVDQU 0(AX), Y0
+	VMOVDQU 32(AX), Y1
+	VMOVDQU 64(AX), Y2
+	VMOVDQU 96(AX), Y3
+	VPCMPEQD 0(BX), Y0, Y0
+	VPCMPEQD 32(BX), Y1, Y1
+	VPCMPEQD 64(BX), Y2, Y2
+	VPCMPEQD 96(BX), Y3, Y3
+	VMOVMSKPS Y0, DX
+	VMOVMSKPS Y1, SI
+	VMOVMSKPS Y2, DI
+	VMOVMSKPS Y3, R8
+	SHLL $8, SI
+	SHLL $16, DI
+	SHLL $24, R8
+	ORL SI, DX
+	ORL DI, DX
+	ORL R8, DX
+	NOTL DX
+	MOVL DX, ret+16(FP)
+	VZEROUPPER
+	RET

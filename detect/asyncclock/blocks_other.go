@@ -15,3 +15,7 @@ func maxBlocksVec(d, x, y *chunk) { panic("asyncclock: maxBlocksVec without vecB
 func lanesAboveBoth(u, v, t *[chunkSize]Clock) uint32 {
 	panic("asyncclock: lanesAboveBoth without vecBlocks")
 }
+
+func lanesDifferVec(u, t *[chunkSize]Clock) uint32 {
+	panic("asyncclock: lanesDifferVec without vecBlocks")
+}
