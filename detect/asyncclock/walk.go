@@ -325,8 +325,10 @@ func (w *walk) head(h *listHead, v, known Clock, need uint8) error {
 		}
 		if v >= h.settled {
 			// The head answers for its entry without a look at the list.
-			if w.suffices(h.cat, h.time, h.end, need&h.seen, h.maxTime) {
+			if ok, join := w.suffices(h.cat, h.time, h.end, need&h.seen, h.maxTime); ok {
 				return nil
+			} else if join {
+				return w.joinLast(l, int(h.settledIdx))
 			}
 			if w.outer != nil { // resolving a removed event: no pendingPreds check came first
 				return w.walkList(l, int(h.settledIdx), need, known)
@@ -342,8 +344,12 @@ func (w *walk) head(h *listHead, v, known Clock, need uint8) error {
 		return nil // the reference's send knew every entry the send knows
 	}
 	// Often the last entry the send knows accounts for the others alone.
-	if x := &l.entries[start]; w.mode == strict && x.ev != w.target && w.suffices(x.cat, x.time, x.end, need&h.seen, h.maxTime) {
-		return nil
+	if x := &l.entries[start]; w.mode == strict && x.ev != w.target {
+		if ok, join := w.suffices(x.cat, x.time, x.end, need&h.seen, h.maxTime); ok {
+			return nil
+		} else if join {
+			return w.joinLast(l, start)
+		}
 	}
 	if w.mode == strict && w.outer == nil {
 		return w.memoWalk(h, need, start, l.entries[start].clock, known)
@@ -699,19 +705,30 @@ type catTime struct {
 	time int64
 }
 
+// joinLast joins the end of entry i of list l, the last one the walk's
+// event's send knows, which accounts for the list once joined (suffices
+// said join): what the walk of the list would join first (it takes the
+// latest entry first, and then stops), without the walk or a memo look-up
+// (app 100k: 58k of 434k lists).
+func (w *walk) joinLast(l *sendList, i int) error {
+	_, err := w.pred(l.entries[i].ev, Priority)
+	return err
+}
+
 // suffices reports whether an entry of a list (of category c and time t,
 // whose event finished at end; 0 if it did not), the last one the walk's
 // event's send knows, is a predecessor the start knows has finished and
-// that every entry before it that precedes the event precedes too. need
-// holds the categories of those entries that may precede the event, and
-// maxTime is at least the largest time of those timed. The pending
-// entries before it cannot precede the event (the trace would contradict
-// the model: pendingPreds checks that), nor could it have run. Only for
-// strict walks.
-func (w *walk) suffices(c cat, t int64, end Epoch, need uint8, maxTime int64) bool {
+// that every entry before it that precedes the event precedes too (ok),
+// or would be one once the start learns its end (join). need holds the
+// categories of those entries that may precede the event, and maxTime is
+// at least the largest time of those timed. The pending entries before it
+// cannot precede the event (the trace would contradict the model:
+// pendingPreds checks that), nor could it have run. Only for strict
+// walks.
+func (w *walk) suffices(c cat, t int64, end Epoch, need uint8, maxTime int64) (ok, join bool) {
 	ev := w.target
-	if end == 0 || !c.timed() || !priority(c, t, ev.cat, ev.time) || !w.b.covers(end) {
-		return false
+	if end == 0 || !c.timed() || !priority(c, t, ev.cat, ev.time) {
+		return false, false
 	}
 	closed := catAFA.bit()
 	dominated := t >= ev.time || maxTime <= t
@@ -731,7 +748,11 @@ func (w *walk) suffices(c cat, t int64, end Epoch, need uint8, maxTime int64) bo
 			closed |= c.bit()
 		}
 	}
-	return need&^closed == 0
+	if need&^closed != 0 {
+		return false, false
+	}
+	covered := w.b.covers(end)
+	return covered, !covered
 }
 
 // pendingPreds reports, at the begin of the walk's event, a pending event
