@@ -709,7 +709,8 @@ type catTime struct {
 // event's send knows, which accounts for the list once joined (suffices
 // said join): what the walk of the list would join first (it takes the
 // latest entry first, and then stops), without the walk or a memo look-up
-// (app 100k: 58k of 434k lists).
+// (app 100k: 34k times at begins, of the 434k lists that went on to a
+// memo or a walk before).
 func (w *walk) joinLast(l *sendList, i int) error {
 	_, err := w.pred(l.entries[i].ev, Priority)
 	return err
