@@ -304,7 +304,7 @@ func (h *listHead) settleAt(x *sendEntry, i int) {
 // block of chunkSize chains (as a Time's blocks), so that a walk rules
 // most chains out without a look at their lists. The last sends' clocks
 // are an array of their own, as a Time's block, so that reducedPriority
-// compares them with its reference's 32 at a time (lanesAbove).
+// compares them with its reference's 32 at a time (lanesAboveBoth).
 type sendBlock struct {
 	last [chunkSize]Clock // per chain: at least the clock of its last send listed (0: none)
 	head [chunkSize]int32 // per chain: the index of its list's head, unless a collection moved it since
