@@ -614,11 +614,19 @@ func (w *walk) reference(recent *recentBegun) *event {
 		}
 	}
 	if recent != nil {
+		var bestSeq int64 // best's sendSeq; sends are numbered from 1
+		if best != nil {
+			bestSeq = best.sendSeq
+		}
 		for k := range recentBest {
-			// The ring's copy of the send's number first: most of the
-			// latest were sent before the best so far, and are not read.
-			if p, seq := recent.latest(k), recent.latestSeq(k); p != nil && (best == nil || seq > best.sendSeq) && p.sendSeq == seq && usable(p) && ev.send.Covers(p.sendEpoch) {
-				best = p
+			// The ring's copy of the send's number first (0: an empty
+			// slot): most of the latest were sent before the best so
+			// far, and neither they nor their slot of the ring's events
+			// are read.
+			if seq := recent.latestSeq(k); seq > bestSeq {
+				if p := recent.latest(k); p.sendSeq == seq && usable(p) && ev.send.Covers(p.sendEpoch) {
+					best, bestSeq = p, seq
+				}
 			}
 		}
 		// None of those: the latest of the older ones, which a send
