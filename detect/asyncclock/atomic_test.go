@@ -100,9 +100,13 @@ func TestAtomicScan(t *testing.T) {
 	t.Logf("ATOMIC found %d events", found)
 }
 
-// TestLanesDiffer checks lanesDiffer against a loop over the clocks, top
-// bits included.
+// TestLanesDiffer checks lanesDiffer, in Go and (where the machine has
+// it) with AVX2, against a loop over the clocks, top bits included.
 func TestLanesDiffer(t *testing.T) {
+	differs := map[string]func(u, t *[chunkSize]Clock) uint32{"lanesDifferGo": lanesDifferGo}
+	if vecBlocks {
+		differs["lanesDifferVec"] = lanesDifferVec
+	}
 	r := rand.New(rand.NewPCG(9, 10))
 	values := []Clock{0, 1, 2, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1<<32 - 1}
 	for range 50_000 {
@@ -118,10 +122,12 @@ func TestLanesDiffer(t *testing.T) {
 				v[j] = values[r.IntN(len(values))]
 			}
 		}
-		m := lanesDiffer(&u, &v)
-		for j := range u {
-			if in := m>>j&1 != 0; in != (u[j] != v[j]) {
-				t.Fatalf("lanesDiffer(%v, %v) = %b: lane %d wrong", u, v, m, j)
+		for name, differ := range differs {
+			m := differ(&u, &v)
+			for j := range u {
+				if in := m>>j&1 != 0; in != (u[j] != v[j]) {
+					t.Fatalf("%s(%v, %v) = %b: lane %d wrong", name, u, v, m, j)
+				}
 			}
 		}
 	}

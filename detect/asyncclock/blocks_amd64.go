@@ -42,3 +42,15 @@ func compareVec(u, t *chunk) (above, below bool)
 //
 //go:noescape
 func maxBlocksVec(d, x, y *chunk)
+
+// lanesAboveBoth returns the set of lanes j (bit j) where both u[j] and
+// v[j] are above t[j], exactly (VPMAXUD, 8 clocks an instruction). Only
+// with vecBlocks.
+//
+//go:noescape
+func lanesAboveBoth(u, v, t *[chunkSize]Clock) uint32
+
+// lanesDifferVec is lanesDiffer with VPCMPEQD. Only with vecBlocks.
+//
+//go:noescape
+func lanesDifferVec(u, t *[chunkSize]Clock) uint32

@@ -80,3 +80,79 @@ TEXT ·maxBlocksVec(SB), NOSPLIT, $0-24
 	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
+
+// func lanesAboveBoth(u, v, t *[chunkSize]Clock) uint32
+// Lane j of m = max(u, t) equals t's exactly where u's clock is at most
+// t's; the lanes where that holds for u or v are set in the compare's
+// mask, whose complement, a bit per lane (VMOVMSKPS), is the answer.
+TEXT ·lanesAboveBoth(SB), NOSPLIT, $0-28
+	MOVQ u+0(FP), AX
+	MOVQ v+8(FP), BX
+	MOVQ t+16(FP), CX
+	VMOVDQU 0(CX), Y4
+	VMOVDQU 32(CX), Y5
+	VMOVDQU 64(CX), Y6
+	VMOVDQU 96(CX), Y7
+	VPMAXUD 0(AX), Y4, Y0
+	VPMAXUD 32(AX), Y5, Y1
+	VPMAXUD 64(AX), Y6, Y2
+	VPMAXUD 96(AX), Y7, Y3
+	VPMAXUD 0(BX), Y4, Y8
+	VPMAXUD 32(BX), Y5, Y9
+	VPMAXUD 64(BX), Y6, Y10
+	VPMAXUD 96(BX), Y7, Y11
+	VPCMPEQD Y4, Y0, Y0
+	VPCMPEQD Y5, Y1, Y1
+	VPCMPEQD Y6, Y2, Y2
+	VPCMPEQD Y7, Y3, Y3
+	VPCMPEQD Y4, Y8, Y8
+	VPCMPEQD Y5, Y9, Y9
+	VPCMPEQD Y6, Y10, Y10
+	VPCMPEQD Y7, Y11, Y11
+	VPOR Y8, Y0, Y0
+	VPOR Y9, Y1, Y1
+	VPOR Y10, Y2, Y2
+	VPOR Y11, Y3, Y3
+	VMOVMSKPS Y0, DX
+	VMOVMSKPS Y1, SI
+	VMOVMSKPS Y2, DI
+	VMOVMSKPS Y3, R8
+	SHLL $8, SI
+	SHLL $16, DI
+	SHLL $24, R8
+	ORL SI, DX
+	ORL DI, DX
+	ORL R8, DX
+	NOTL DX
+	MOVL DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func lanesDifferVec(u, t *[chunkSize]Clock) uint32
+// The lanes where u's clock equals t's are set in the compare's mask,
+// whose complement, a bit per lane (VMOVMSKPS), is the answer.
+TEXT ·lanesDifferVec(SB), NOSPLIT, $0-20
+	MOVQ u+0(FP), AX
+	MOVQ t+8(FP), BX
+	VMOVDQU 0(AX), Y0
+	VMOVDQU 32(AX), Y1
+	VMOVDQU 64(AX), Y2
+	VMOVDQU 96(AX), Y3
+	VPCMPEQD 0(BX), Y0, Y0
+	VPCMPEQD 32(BX), Y1, Y1
+	VPCMPEQD 64(BX), Y2, Y2
+	VPCMPEQD 96(BX), Y3, Y3
+	VMOVMSKPS Y0, DX
+	VMOVMSKPS Y1, SI
+	VMOVMSKPS Y2, DI
+	VMOVMSKPS Y3, R8
+	SHLL $8, SI
+	SHLL $16, DI
+	SHLL $24, R8
+	ORL SI, DX
+	ORL DI, DX
+	ORL R8, DX
+	NOTL DX
+	MOVL DX, ret+16(FP)
+	VZEROUPPER
+	RET

@@ -11,3 +11,11 @@ func compareVec(u, t *chunk) (above, below bool) {
 }
 
 func maxBlocksVec(d, x, y *chunk) { panic("asyncclock: maxBlocksVec without vecBlocks") }
+
+func lanesAboveBoth(u, v, t *[chunkSize]Clock) uint32 {
+	panic("asyncclock: lanesAboveBoth without vecBlocks")
+}
+
+func lanesDifferVec(u, t *[chunkSize]Clock) uint32 {
+	panic("asyncclock: lanesDifferVec without vecBlocks")
+}

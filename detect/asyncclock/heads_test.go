@@ -43,6 +43,45 @@ func TestLanesAbove(t *testing.T) {
 	}
 }
 
+// TestLanesAboveBoth checks lanesAboveBoth, where the machine has it,
+// against a scan: exactly the lanes where both u and v are above t, for
+// any clocks (those at and above 1<<31 too).
+func TestLanesAboveBoth(t *testing.T) {
+	if !vecBlocks {
+		t.Skip("no AVX2: lanesAboveBoth is not used")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	clock := func() Clock {
+		switch r.IntN(6) {
+		case 0:
+			return 0
+		case 1:
+			return Clock(1<<31 + r.IntN(4))
+		case 2:
+			return ^Clock(r.IntN(2))
+		}
+		return Clock(r.IntN(6))
+	}
+	for range 50_000 {
+		var u, v, w [chunkSize]Clock
+		for j := range u {
+			u[j], v[j], w[j] = clock(), clock(), clock()
+			switch r.IntN(4) {
+			case 0:
+				u[j] = w[j]
+			case 1:
+				v[j] = w[j]
+			}
+		}
+		m := lanesAboveBoth(&u, &v, &w)
+		for j := range u {
+			if in, want := m>>j&1 != 0, u[j] > w[j] && v[j] > w[j]; in != want {
+				t.Fatalf("lanesAboveBoth(%v, %v, %v) = %b: lane %d in it %v, want %v", u, v, w, m, j, in, want)
+			}
+		}
+	}
+}
+
 // TestRecentBegunOrder checks the ring of the last events begun of a
 // category and time: latest(k) is the k-th latest added, and nil before
 // that many were added, however often the ring went round.

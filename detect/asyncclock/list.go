@@ -65,7 +65,7 @@ func (l *sendList) add(ev *event, clock Clock) {
 		q.listed = append(q.listed, 0)
 	}
 	q.listed[i] |= 1 << j
-	q.sends[i][j] = chainSends{last: clock, head: int32(l.head)}
+	q.sends[i].last[j], q.sends[i].head[j] = clock, int32(l.head)
 	// The memos stand: they depend on settled entries only, and x is
 	// pending. So does the head's last settled entry.
 	if len(l.entries) == 1 {
@@ -302,14 +302,12 @@ func (h *listHead) settleAt(x *sendEntry, i int) {
 
 // sendBlock is what a looper queue keeps by chain, in a dense table by
 // block of chunkSize chains (as a Time's blocks), so that a walk rules
-// most chains out without a look at their lists.
-type sendBlock [chunkSize]chainSends
-
-// chainSends is what a looper queue keeps of one chain's sends to it; the
-// two sit together, as a walk that needs the first needs the second.
-type chainSends struct {
-	last Clock // at least the clock of the chain's last send listed (0: none)
-	head int32 // the index of its list's head, unless a collection moved it since
+// most chains out without a look at their lists. The last sends' clocks
+// are an array of their own, as a Time's block, so that reducedPriority
+// compares them with its reference's 32 at a time (lanesAboveBoth).
+type sendBlock struct {
+	last [chunkSize]Clock // per chain: at least the clock of its last send listed (0: none)
+	head [chunkSize]int32 // per chain: the index of its list's head, unless a collection moved it since
 }
 
 // listHead is a list as its queue's walks see it first: whether a send

@@ -200,15 +200,21 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		}
 		// The chains of which send knows more than base, and that sent
 		// to q after what base knew (else prev's send knew every send of
-		// the chain to q that send knows).
+		// the chain to q that send knows): with AVX2 both tests 32
+		// lanes at a time, as most lanes fail one (app 100k: of 1.83M
+		// lanes where send knows more, 939k fail the second).
 		sends := &q.sends[i]
 		m := listed
 		if bits.OnesCount32(listed) > fewLanes {
-			m &= lanesAbove(&sc.clocks, known)
+			if vecBlocks {
+				m &= lanesAboveBoth(&sc.clocks, &sends.last, known)
+			} else { // the last sends one by one below: a second lanesAbove costs more (app 100k: +75M instructions)
+				m &= lanesAbove(&sc.clocks, known)
+			}
 		}
 		for ; m != 0; m &= m - 1 {
 			j := bits.TrailingZeros32(m)
-			if sc.clocks[j] <= known[j] || sends[j].last <= known[j] {
+			if sc.clocks[j] <= known[j] || sends.last[j] <= known[j] {
 				continue // a lane not compared yet, or lanesAbove said more than there is
 			}
 			c := Chain(i<<chunkBits | j)
@@ -232,7 +238,11 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 // with lanesAbove, which costs about 80 instructions whatever the block
 // holds (app 30k, cachegrind: 4, 8, 12 and 32 (never lanesAbove) take
 // 1.4185G, 1.4114G, 1.4086G and 1.4002G instructions, and mispredict
-// 14.44M, 14.50M, 14.56M and 14.84M branches).
+// 14.44M, 14.50M, 14.56M and 14.84M branches). With AVX2, both of a
+// block's tests (the send's clocks, and the last sends') take about 45
+// instructions (lanesAboveBoth), but reading the three arrays whole
+// costs more misses than a few lanes one by one (app 100k: 0 instead of
+// 8, the same instructions and +268k D1 read misses).
 const fewLanes = 8
 
 // checkPriority checks, for tests (Engine.checkWalks), that the heads of
@@ -315,8 +325,10 @@ func (w *walk) head(h *listHead, v, known Clock, need uint8) error {
 		}
 		if v >= h.settled {
 			// The head answers for its entry without a look at the list.
-			if w.suffices(h.cat, h.time, h.end, need&h.seen, h.maxTime) {
+			if ok, join := w.suffices(h.cat, h.time, h.end, need&h.seen, h.maxTime); ok {
 				return nil
+			} else if join {
+				return w.joinLast(l, int(h.settledIdx))
 			}
 			if w.outer != nil { // resolving a removed event: no pendingPreds check came first
 				return w.walkList(l, int(h.settledIdx), need, known)
@@ -332,8 +344,12 @@ func (w *walk) head(h *listHead, v, known Clock, need uint8) error {
 		return nil // the reference's send knew every entry the send knows
 	}
 	// Often the last entry the send knows accounts for the others alone.
-	if x := &l.entries[start]; w.mode == strict && x.ev != w.target && w.suffices(x.cat, x.time, x.end, need&h.seen, h.maxTime) {
-		return nil
+	if x := &l.entries[start]; w.mode == strict && x.ev != w.target {
+		if ok, join := w.suffices(x.cat, x.time, x.end, need&h.seen, h.maxTime); ok {
+			return nil
+		} else if join {
+			return w.joinLast(l, start)
+		}
 	}
 	if w.mode == strict && w.outer == nil {
 		return w.memoWalk(h, need, start, l.entries[start].clock, known)
@@ -535,7 +551,7 @@ var _ = [1]struct{}{}[chunkSize-32]
 // headOf returns the head of the list of chain c's sends to q, or nil,
 // by the index q.sends keeps, checked: a collection may have moved it.
 func (q *queue) headOf(c Chain) *listHead {
-	hd := &q.sends[c>>chunkBits][c&(chunkSize-1)].head
+	hd := &q.sends[c>>chunkBits].head[c&(chunkSize-1)]
 	if i := int(*hd); i < len(q.heads) && q.heads[i].chain == c && q.heads[i].l != nil {
 		return &q.heads[i]
 	}
@@ -598,11 +614,19 @@ func (w *walk) reference(recent *recentBegun) *event {
 		}
 	}
 	if recent != nil {
+		var bestSeq int64 // best's sendSeq; sends are numbered from 1
+		if best != nil {
+			bestSeq = best.sendSeq
+		}
 		for k := range recentBest {
-			// The ring's copy of the send's number first: most of the
-			// latest were sent before the best so far, and are not read.
-			if p, seq := recent.latest(k), recent.latestSeq(k); p != nil && (best == nil || seq > best.sendSeq) && p.sendSeq == seq && usable(p) && ev.send.Covers(p.sendEpoch) {
-				best = p
+			// The ring's copy of the send's number first (0: an empty
+			// slot): most of the latest were sent before the best so
+			// far, and neither they nor their slot of the ring's events
+			// are read.
+			if seq := recent.latestSeq(k); seq > bestSeq {
+				if p := recent.latest(k); p.sendSeq == seq && usable(p) && ev.send.Covers(p.sendEpoch) {
+					best, bestSeq = p, seq
+				}
 			}
 		}
 		// None of those: the latest of the older ones, which a send
@@ -689,19 +713,31 @@ type catTime struct {
 	time int64
 }
 
+// joinLast joins the end of entry i of list l, the last one the walk's
+// event's send knows, which accounts for the list once joined (suffices
+// said join): what the walk of the list would join first (it takes the
+// latest entry first, and then stops), without the walk or a memo look-up
+// (app 100k: 34k times at begins, of the 434k lists that went on to a
+// memo or a walk before).
+func (w *walk) joinLast(l *sendList, i int) error {
+	_, err := w.pred(l.entries[i].ev, Priority)
+	return err
+}
+
 // suffices reports whether an entry of a list (of category c and time t,
 // whose event finished at end; 0 if it did not), the last one the walk's
 // event's send knows, is a predecessor the start knows has finished and
-// that every entry before it that precedes the event precedes too. need
-// holds the categories of those entries that may precede the event, and
-// maxTime is at least the largest time of those timed. The pending
-// entries before it cannot precede the event (the trace would contradict
-// the model: pendingPreds checks that), nor could it have run. Only for
-// strict walks.
-func (w *walk) suffices(c cat, t int64, end Epoch, need uint8, maxTime int64) bool {
+// that every entry before it that precedes the event precedes too (ok),
+// or would be one once the start learns its end (join). need holds the
+// categories of those entries that may precede the event, and maxTime is
+// at least the largest time of those timed. The pending entries before it
+// cannot precede the event (the trace would contradict the model:
+// pendingPreds checks that), nor could it have run. Only for strict
+// walks.
+func (w *walk) suffices(c cat, t int64, end Epoch, need uint8, maxTime int64) (ok, join bool) {
 	ev := w.target
-	if end == 0 || !c.timed() || !priority(c, t, ev.cat, ev.time) || !w.b.covers(end) {
-		return false
+	if end == 0 || !c.timed() || !priority(c, t, ev.cat, ev.time) {
+		return false, false
 	}
 	closed := catAFA.bit()
 	dominated := t >= ev.time || maxTime <= t
@@ -721,7 +757,11 @@ func (w *walk) suffices(c cat, t int64, end Epoch, need uint8, maxTime int64) bo
 			closed |= c.bit()
 		}
 	}
-	return need&^closed == 0
+	if need&^closed != 0 {
+		return false, false
+	}
+	covered := w.b.covers(end)
+	return covered, !covered
 }
 
 // pendingPreds reports, at the begin of the walk's event, a pending event
@@ -1141,7 +1181,16 @@ func (w *walk) checkAtomic(th *thread) error {
 // clocks in 16 64-bit operations: in each pair of lanes of x = u^t,
 // (x&^h) + ^h sets a lane's top bit exactly when its low 31 bits are not
 // all zero (no carry crosses lanes), and x's own top bit does the rest.
+// With AVX2, lanesDifferVec does it in about 20 instructions.
 func lanesDiffer(u, t *[chunkSize]Clock) uint32 {
+	if vecBlocks {
+		return lanesDifferVec(u, t)
+	}
+	return lanesDifferGo(u, t)
+}
+
+// lanesDifferGo is lanesDiffer in Go.
+func lanesDifferGo(u, t *[chunkSize]Clock) uint32 {
 	const h = 0x8000_0000_8000_0000
 	uw := (*[chunkSize / 2]uint64)(unsafe.Pointer(u))
 	tw := (*[chunkSize / 2]uint64)(unsafe.Pointer(t))
