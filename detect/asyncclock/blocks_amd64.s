@@ -2,6 +2,22 @@
 
 #include "textflag.h"
 
+// UNSETLANES leaves in DX a bit per clock of a block whose compare masks
+// are in Y0–Y3 (clock j in bit j), set where the compare did not hold. It
+// overwrites SI, DI and R8.
+#define UNSETLANES \
+	VMOVMSKPS Y0, DX; \
+	VMOVMSKPS Y1, SI; \
+	VMOVMSKPS Y2, DI; \
+	VMOVMSKPS Y3, R8; \
+	SHLL $8, SI; \
+	SHLL $16, DI; \
+	SHLL $24, R8; \
+	ORL SI, DX; \
+	ORL DI, DX; \
+	ORL R8, DX; \
+	NOTL DX
+
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eaxArg+0(FP), AX
@@ -113,17 +129,7 @@ TEXT ·lanesAboveBoth(SB), NOSPLIT, $0-28
 	VPOR Y9, Y1, Y1
 	VPOR Y10, Y2, Y2
 	VPOR Y11, Y3, Y3
-	VMOVMSKPS Y0, DX
-	VMOVMSKPS Y1, SI
-	VMOVMSKPS Y2, DI
-	VMOVMSKPS Y3, R8
-	SHLL $8, SI
-	SHLL $16, DI
-	SHLL $24, R8
-	ORL SI, DX
-	ORL DI, DX
-	ORL R8, DX
-	NOTL DX
+	UNSETLANES
 	MOVL DX, ret+24(FP)
 	VZEROUPPER
 	RET
@@ -142,17 +148,7 @@ TEXT ·lanesDifferVec(SB), NOSPLIT, $0-20
 	VPCMPEQD 32(BX), Y1, Y1
 	VPCMPEQD 64(BX), Y2, Y2
 	VPCMPEQD 96(BX), Y3, Y3
-	VMOVMSKPS Y0, DX
-	VMOVMSKPS Y1, SI
-	VMOVMSKPS Y2, DI
-	VMOVMSKPS Y3, R8
-	SHLL $8, SI
-	SHLL $16, DI
-	SHLL $24, R8
-	ORL SI, DX
-	ORL DI, DX
-	ORL R8, DX
-	NOTL DX
+	UNSETLANES
 	MOVL DX, ret+16(FP)
 	VZEROUPPER
 	RET
