@@ -70,11 +70,19 @@ type Reader struct {
 	progress     func(ops int)
 	progressLeft int // ops to read before the next progress report
 
+	// The fields below are EachAhead's visitor's, written for every op it
+	// visits while the reading goroutine writes n for every op it reads:
+	// on one cache line, every op would move the line between the two
+	// cores, so they have lines of their own.
+	_ [64]byte
+
 	// visited is set once EachAhead has read r on another goroutine:
 	// Line and Count then say visitedLine and visitedCount, those of the
 	// op last visited, not of the op last read.
 	visited                   bool
 	visitedLine, visitedCount int
+
+	_ [64]byte
 }
 
 // Open opens the trace file at path, whatever its form. The name "-" reads
