@@ -223,6 +223,10 @@ type thread struct {
 	// Ended events, in end order, not yet folded into the time-window
 	// clock (with the window, on a looper) or into endJoin.
 	recent []*event
+	// recentFrom is the end time (endTS) of recent's first event, if any:
+	// fold tells whether any event aged out of the window without a look
+	// at the event, which it would read at every begin of the looper.
+	recentFrom float64
 	// The time-window clock, what every later event of the thread knows:
 	// the ends of the events that became older than the window (see
 	// Engine.fold).

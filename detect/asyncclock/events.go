@@ -241,6 +241,9 @@ func (e *Engine) endOp(op *traces.Op) error {
 		// be one of them: its binder list's reference keeps it.
 		e.endBinder(th, ev)
 	}
+	if len(th.recent) == 0 {
+		th.recentFrom = ev.endTS
+	}
 	th.recent = append(th.recent, ev)
 	ev.refs++
 	// LOOPEND needs only the join of the ended events. With the window, a
@@ -271,12 +274,15 @@ const foldAged = 128
 // ended more than the window ago join its time-window clock, which every
 // later event of th inherits, and are no longer needed one by one.
 func (e *Engine) fold(th *thread) {
-	n := 0
+	if len(th.recent) == 0 || e.ts-th.recentFrom <= e.window {
+		return
+	}
+	n := 1
 	for n < len(th.recent) && e.ts-th.recent[n].endTS > e.window {
 		n++
 	}
-	if n == 0 {
-		return
+	if n < len(th.recent) {
+		th.recentFrom = th.recent[n].endTS // read by the loop above
 	}
 	for _, p := range th.recent[:n] {
 		e.addLazy(&th.window, p.end)

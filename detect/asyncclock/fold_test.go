@@ -114,3 +114,28 @@ func TestWindowFoldsAgree(t *testing.T) {
 	}
 
 }
+
+// TestRecentFrom checks, after every op of an app's trace with a short
+// window, that each thread's recentFrom, which fold reads instead of its
+// oldest recent event, is that event's end time.
+func TestRecentFrom(t *testing.T) {
+	events := 3_000
+	if testing.Short() {
+		events = 1_000
+	}
+	tr := generated(tracetest.App(events, 3))
+	e := New(tr.syms, Config{Window: 20 * time.Millisecond, GCEvery: 97})
+	for i := range tr.ops {
+		if err := e.Step(&tr.ops[i], tr.lines[i]); err != nil {
+			t.Fatal(err)
+		}
+		for _, th := range e.threads {
+			if len(th.recent) > 0 && th.recentFrom != th.recent[0].endTS {
+				t.Fatalf("line %d: thread %s: recentFrom %v, its oldest recent event ended at %v", tr.lines[i], e.name(th.id), th.recentFrom, th.recent[0].endTS)
+			}
+		}
+	}
+	if folded := e.Stats().WindowFolded; folded < int64(events)/2 {
+		t.Fatalf("%d of %d events folded into window clocks: the test checks little", folded, events)
+	}
+}

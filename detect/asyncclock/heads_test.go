@@ -84,11 +84,13 @@ func TestLanesAboveBoth(t *testing.T) {
 
 // TestRecentBegunOrder checks the ring of the last events begun of a
 // category and time: latest(k) is the k-th latest added, and nil before
-// that many were added, however often the ring went round.
+// that many were added, however often the ring went round, and the
+// ring's copies of its send's number and epoch are its own.
 func TestRecentBegunOrder(t *testing.T) {
 	evs := make([]event, 3*recentSize+5)
 	for i := range evs {
 		evs[i].sendSeq = int64(i + 1)
+		evs[i].sendEpoch = MakeEpoch(Chain(i%5+1), Clock(i+1))
 	}
 	for n := range len(evs) + 1 {
 		var r recentBegun
@@ -105,6 +107,9 @@ func TestRecentBegunOrder(t *testing.T) {
 			}
 			if seq := r.latestSeq(k); want != nil && seq != want.sendSeq || want == nil && seq != 0 {
 				t.Fatalf("after %d added, latestSeq(%d) = %d, not the sendSeq of latest(%d)", n, k, seq, k)
+			}
+			if send := r.latestSend(k); want != nil && send != want.sendEpoch || want == nil && send != 0 {
+				t.Fatalf("after %d added, latestSend(%d) = %v, not the sendEpoch of latest(%d)", n, k, send, k)
 			}
 		}
 	}

@@ -46,3 +46,12 @@ func TestEventFieldsShareLines(t *testing.T) {
 		}
 	}
 }
+
+// TestListHeadSize checks that a list head takes one cache line, as
+// listHead's comment says: the walks and collections read heads one after
+// another.
+func TestListHeadSize(t *testing.T) {
+	if n := unsafe.Sizeof(listHead{}); n != 64 {
+		t.Errorf("a listHead takes %d bytes, not 64", n)
+	}
+}

@@ -20,11 +20,6 @@ type sendList struct {
 	max     [catAFA]int64 // per timed category, the largest time added
 	min     [catAFA]int64 // and the smallest
 	memos   memos         // what the last walks of the list at begins took
-	// endedFrom is a trace time at or after which every entry's event
-	// that finished did, as of the last compaction (0 before the first):
-	// compact has nothing to drop from the list while it is within the
-	// window.
-	endedFrom float64
 }
 
 type sendEntry struct {
@@ -277,6 +272,7 @@ func (l *sendList) setHead() {
 // freshHead returns the list's head as its entries say.
 func (l *sendList) freshHead() listHead {
 	h := listHead{l: l, chain: l.chain, seen: l.seen, maxTime: math.MinInt64}
+	h.endedFrom = l.q.heads[l.head].endedFrom // the last compaction's: the entries do not tell it
 	if len(l.entries) == 0 {
 		return h
 	}
@@ -320,10 +316,16 @@ type listHead struct {
 	time       int64 // the last settled entry's time
 	maxTime    int64 // the largest time of its timed entries
 	chain      Chain
-	first      Clock   // the clock of its first entry; 0 if it is empty
-	settled    Clock   // of its last settled entry; 0 if none
-	settledIdx int32   // its index
-	cat        cat     // the last settled entry's category
-	seen       uint8   // the categories of its entries
-	_          [8]byte // 64 bytes: a head takes one cache line, not two
+	first      Clock // the clock of its first entry; 0 if it is empty
+	settled    Clock // of its last settled entry; 0 if none
+	settledIdx int32 // its index
+	cat        cat   // the last settled entry's category
+	seen       uint8 // the categories of its entries
+	// endedFrom is a trace time at or after which every entry's event
+	// that finished did, as of the last compaction (0 before the first):
+	// the list has nothing to drop while it is within the window (see
+	// compact). It is kept here, not in the list, so that a collection
+	// passes over such a list without a look at it; with it a head takes
+	// 64 bytes, one cache line.
+	endedFrom float64
 }

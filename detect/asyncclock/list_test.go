@@ -42,7 +42,8 @@ func clocksOf(l *sendList) []Clock {
 // TestCompactDropsAbsorbed checks, after every collection on an app's
 // trace with a short window, that compact, which looks only at the events
 // of entries that finished more than the window ago (mayBeAbsorbed), and
-// only at the lists with such entries (endedFrom), left no entry whose
+// only at the lists with such entries (endedFrom, read in the list's
+// head), left no entry whose
 // event is absorbed or could be retired, that each entry's copy of its
 // event's end time is the event's, and that the summaries, which compact
 // keeps or trims rather than make afresh, are what summarize makes.
@@ -64,8 +65,17 @@ func TestCompactDropsAbsorbed(t *testing.T) {
 				continue
 			}
 			collections, folded = st.Collections, int(st.WindowFolded)
+			if n := e.listEntries(); st.ListEntries != n {
+				t.Fatalf("window %v, line %d: Stats.ListEntries is %d, the lists hold %d entries", window, tr.lines[i], st.ListEntries, n)
+			}
 			for _, q := range e.queueOrder {
-				for _, h := range q.heads {
+				for k, h := range q.heads {
+					if h.l.head != k {
+						t.Fatalf("window %v, line %d: the head at %d of list of chain %d, which says it is at %d", window, tr.lines[i], k, h.chain, h.l.head)
+					}
+					if h.endedFrom == 0 && e.ts > e.window {
+						t.Fatalf("window %v, line %d: the head of list of chain %d lost its endedFrom", window, tr.lines[i], h.chain)
+					}
 					for k := range h.l.entries {
 						x := &h.l.entries[k]
 						p := x.ev
@@ -74,6 +84,9 @@ func TestCompactDropsAbsorbed(t *testing.T) {
 						}
 						if p.finished() && (x.end != p.endEpoch() || x.endTS != p.endTS) {
 							t.Fatalf("window %v, line %d: the entry of %s holds end %v at %v, its event %v at %v", window, tr.lines[i], e.name(p.id), x.end, x.endTS, p.endEpoch(), p.endTS)
+						}
+						if x.end != 0 && x.endTS < h.endedFrom {
+							t.Fatalf("window %v, line %d: the entry of %s ended at %v, before its list's endedFrom %v", window, tr.lines[i], e.name(p.id), x.endTS, h.endedFrom)
 						}
 					}
 					checkSummaries(t, h.l, fmt.Sprintf("window %v, line %d, list of chain %d", window, tr.lines[i], h.chain))
