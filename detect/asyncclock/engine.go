@@ -397,6 +397,7 @@ type event struct {
 	refs     int32   // the engine's structures that hold it
 	absorbed bool    // folded into its thread's time-window clock
 	queued   bool    // on its queue's pending list, which holds it without a reference: not recycled while there
+	interval bool    // a looper's event that ended with an ATOMIC interval on its chain (see endOp)
 	afJoin   *Time   // at-front events: the join of the ends of the same list's at-front events up to this one
 	end      Time    // at end(E), or run(E)
 	endTS    float64 // trace time at its end, or when run(E) was resolved

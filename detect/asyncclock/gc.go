@@ -288,6 +288,7 @@ func (e *Engine) heirless() {
 					}
 				}
 				if !needed {
+					iv.ev.interval = false
 					e.release(iv.ev)
 					continue
 				}
