@@ -107,7 +107,7 @@ type Engine struct {
 	atomicScratch []*event
 	spare         []*event     // reclaimed events, which no structure of the engine holds, for the next sends (recycle)
 	atomicSnaps   []atomicSnap // by block: walk.atomic's start as it last scanned it, for the one walk that applies ATOMIC at a time
-	atomicWalks   uint64       // walks that applied ATOMIC (atomicSnap.walk)
+	atomicWalks   uint64       // walks that kept snapshots for ATOMIC (atomicSnap.walk)
 	beginWalk     walk         // the walk of the begin being stepped, kept so that it is not allocated per begin
 	checkWalks    bool         // tests: check every begin's PRIORITY walk, and every use of a memo, against the lists (checkPriority, checkMemo)
 	checkAtomic   bool         // tests: check every start ATOMIC was applied to against every interval (checkAtomic)
