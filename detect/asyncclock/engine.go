@@ -753,7 +753,11 @@ func (e *Engine) signal(op *traces.Op) error {
 	if h := e.handles.get(op.Name); h == nil {
 		e.handles.set(op.Name, &handle{t: t.st, ts: e.ts}) // a handle's first signal: share the time as it is
 	} else {
-		h.t = e.joinTimes(h.t, t.st)
+		if h.t.at != 0 && t.st.Covers(h.t.at) && t.st.Covers(h.t.top) {
+			h.t = t.st // t knows all the handle holds: it covers a waiter's point that learned it (see wait)
+		} else {
+			h.t = e.joinTimes(h.t, t.st)
+		}
 		h.ts = e.ts
 	}
 	if e.wide {
@@ -770,8 +774,16 @@ func (e *Engine) wait(op *traces.Op) error {
 		return err
 	}
 	learned := false
-	if h := e.handles.get(op.Name); h != nil && e.learn(t, h.t) {
-		learned = true // else t's time, to which ATOMIC was applied, is the same
+	if h := e.handles.get(op.Name); h != nil {
+		if e.learn(t, h.t) {
+			learned = true // else t's time, to which ATOMIC was applied, is the same
+		}
+		// t's time at its clock, published only as it is last, knows
+		// h.t now: a later waiter or signaller that covers it needs not
+		// compare h.t (Time.at; a handle's time is its own copy).
+		if h.t.at == 0 {
+			h.t.at = t.st.top
+		}
 	}
 	if e.wide {
 		// WINDOW: every signal older than the window happens before the wait.
