@@ -754,7 +754,7 @@ func (e *Engine) signal(op *traces.Op) error {
 		e.handles.set(op.Name, &handle{t: t.st, ts: e.ts}) // a handle's first signal: share the time as it is
 	} else {
 		if h.t.at != 0 && t.st.Covers(h.t.at) && t.st.Covers(h.t.top) {
-			h.t = t.st // t knows all the handle holds: it covers a waiter's point that learned it (see wait)
+			h.t = t.st // t knows all the handle holds: it covers its point (its one signal's, or a waiter's that learned it: see wait) and top
 		} else {
 			h.t = e.joinTimes(h.t, t.st)
 		}
