@@ -108,7 +108,7 @@ type Engine struct {
 	spare         []*event     // reclaimed events, which no structure of the engine holds, for the next sends (recycle)
 	atomicSnaps   []atomicSnap // by block: walk.atomic's start as it last scanned it, for the one walk that applies ATOMIC at a time
 	atomicWalks   uint64       // walks that kept snapshots for ATOMIC (atomicSnap.walk)
-	beginWalk     walk         // the walk of the begin being stepped, kept so that it is not allocated per begin
+	beginWalk     walk         // the walk of the begin being stepped, or of ATOMIC in the middle of an event (atomicAt), kept so that it is not allocated per step
 	checkWalks    bool         // tests: check every begin's PRIORITY walk, and every use of a memo, against the lists (checkPriority, checkMemo)
 	checkAtomic   bool         // tests: check every start ATOMIC was applied to against every interval (checkAtomic)
 	atomicFound   int64        // tests, with checkAtomic: events ATOMIC found
@@ -877,7 +877,9 @@ func (e *Engine) atomicAt(t *task) error {
 	b := e.builder()
 	defer e.putBuilder(b)
 	b.start(t.st)
-	w := walk{e: e, target: t.ev, mode: strict, b: b}
+	w := &e.beginWalk // no begin is being stepped
+	*w = walk{e: e, target: t.ev, mode: strict, b: b}
+	defer func() { *w = walk{} }()
 	changed, err := w.atomic(t.th)
 	if changed {
 		t.st = b.timeOf(t.st.top)
