@@ -286,3 +286,48 @@ func TestAppendIntervalAsSetSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyIntervalsLeftOut checks that a looper's event that published
+// none of its clocks before its end (begin and end at one clock) gets no
+// ATOMIC interval, and that every other one does, until its interval is
+// dropped: the chains hold no empty interval, and an event's interval
+// flag says whether one holds it. TestAtomicScan and the equivalence
+// tests check that ATOMIC still finds what it must.
+func TestEmptyIntervalsLeftOut(t *testing.T) {
+	app := generated(tracetest.App(2_000, 3))
+	for _, cfg := range []Config{{Window: DefaultWindow, WideWindow: true}, {}} {
+		e := New(app.syms, cfg)
+		var empty, kept int
+		for i := range app.ops {
+			op := &app.ops[i]
+			if err := e.Step(op, app.lines[i]); err != nil {
+				t.Fatalf("window %v: %v", cfg.Window, err)
+			}
+			if op.Kind != traces.End {
+				continue
+			}
+			ev := e.events.get(op.Task)
+			if ev == nil || ev.th.kind != traces.Looper {
+				continue
+			}
+			if ev.beginClock == ev.endClock {
+				empty++
+			} else {
+				kept++
+			}
+			if ev.interval != (ev.beginClock < ev.endClock) {
+				t.Fatalf("window %v: event %s ended at clocks %d to %d with interval %v", cfg.Window, e.name(ev.id), ev.beginClock, ev.endClock, ev.interval)
+			}
+		}
+		for c := range e.chains {
+			for _, iv := range e.chains[c].intervals {
+				if iv.begin >= iv.end || !iv.ev.interval {
+					t.Fatalf("window %v: chain %d holds interval [%d, %d) of %s (its interval flag %v)", cfg.Window, c, iv.begin, iv.end, e.name(iv.ev.id), iv.ev.interval)
+				}
+			}
+		}
+		if empty == 0 || kept == 0 {
+			t.Fatalf("window %v: %d looper events ended at their begin's clock, %d after: the test checks nothing", cfg.Window, empty, kept)
+		}
+	}
+}

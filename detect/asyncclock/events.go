@@ -226,9 +226,15 @@ func (e *Engine) endOp(op *traces.Op) error {
 	e.forget(ev.id)
 	ev.run = task{} // its time is ev.end's, which goes when ev is reclaimed
 	th.running = nil
-	if th.kind == traces.Looper {
+	// ATOMIC: the event's interval, unless it is empty. An event that
+	// published none of its clocks before its end (no send, signal or fork)
+	// ends at its begin's clock, and its time there is published only as
+	// its end's: a time that knows its begin knows its end, and ATOMIC
+	// has nothing to find (a third of app's looper events).
+	if th.kind == traces.Looper && ev.beginClock < ev.endClock {
 		ch := &e.chains[ev.chain]
 		e.appendInterval(ev.chain, interval{begin: ev.beginClock, end: ev.endClock, ev: ev})
+		ev.interval = true
 		ev.refs++
 		if !ch.atomic {
 			ch.atomic = true
@@ -290,7 +296,9 @@ func (e *Engine) fold(th *thread) {
 	for _, p := range th.recent[:n] {
 		p.absorbed = true
 		e.stats.WindowFolded++
-		e.dropInterval(p)
+		if p.interval {
+			e.dropInterval(p)
+		}
 		e.release(p)
 	}
 	clear(th.recent[:n])
@@ -447,6 +455,7 @@ func (e *Engine) dropInterval(ev *event) {
 		// a chain with the window full, was the most of fold's work), and
 		// the span and tail lose it without a look at the others.
 		ivs[0] = interval{}
+		ev.interval = false
 		ivs = ivs[1:]
 		ch.intervals = ivs
 		if len(ivs) == 0 {
@@ -465,6 +474,7 @@ func (e *Engine) dropInterval(ev *event) {
 			ch.intervals = append(ivs[:i], ivs[i+1:]...)
 			ivs[len(ivs)-1] = interval{}
 			e.setSpan(c)
+			ev.interval = false
 			e.release(ev)
 			return
 		}

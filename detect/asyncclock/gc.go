@@ -298,6 +298,7 @@ func (e *Engine) heirless() {
 					}
 				}
 				if !needed {
+					iv.ev.interval = false
 					e.release(iv.ev)
 					continue
 				}

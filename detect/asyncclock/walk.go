@@ -40,8 +40,8 @@ type walk struct {
 	seen   map[*event]bool
 	// incomplete: a tentative walk met a predecessor that has not finished
 	incomplete bool
-	// atomicWalk numbers the walk once atomic looked at the chains of its
-	// looper (see atomicSnap); 0 before
+	// atomicWalk numbers the walk once atomic kept a snapshot of what it
+	// looked at (see atomicSnap); 0 before
 	atomicWalk uint64
 	// recording: walkList notes the entries it takes for a memo, the
 	// first memoSize of them in took, and counts them in ntook
@@ -1033,10 +1033,6 @@ func (w *walk) atFront() (bool, error) {
 // grown past it).
 func (w *walk) atomic(th *thread) (bool, error) {
 	e := w.e
-	if w.atomicWalk == 0 {
-		e.atomicWalks++
-		w.atomicWalk = e.atomicWalks
-	}
 	changed := false
 	for {
 		found, stale := w.atomicScan(th, e.atomicScratch[:0])
@@ -1104,7 +1100,11 @@ func (th *thread) dropAtomic(c Chain) {
 
 // atomicSnap is a block of the start as walk.atomic last scanned it, in
 // the walk numbered walk (see Engine.atomicWalks): a clock it holds
-// was looked at already.
+// was looked at already. Only a scan that found an event keeps its
+// snapshots, as only then does the walk look again (most scans find
+// nothing, and their snapshots' reads and writes cost a cache miss
+// each); a later scan that finds a block's snapshot older than the
+// last scan only looks again at lanes that found nothing then.
 type atomicSnap struct {
 	walk   uint64
 	clocks [chunkSize]Clock
@@ -1117,9 +1117,9 @@ type atomicSnap struct {
 //
 // It goes through th's chains a block at a time (th.atomicBlocks), as the
 // start's blocks and th.closed's: only the lanes where the start's clock
-// differs from th.closed's, and from the one it looked at last in this
-// walk (Engine.atomicSnaps), need a look, which lanesDiffer finds 32 at a
-// time. A first loop, without calls (which would make the compiler keep
+// differs from th.closed's, and from the one this walk's last scan that
+// found an event looked at (Engine.atomicSnaps), need a look, which
+// lanesDiffer finds 32 at a time. A first loop, without calls (which would make the compiler keep
 // its variables in memory), finds the few chains of a block that need a
 // closer look.
 func (w *walk) atomicScan(th *thread, found []*event) ([]*event, bool) {
@@ -1129,7 +1129,13 @@ func (w *walk) atomicScan(th *thread, found []*event) ([]*event, bool) {
 	}
 	spans, starts, closed, snaps := e.spans, w.b.chunks, th.closed.chunks, e.atomicSnaps
 	stale := false
-	for _, blk := range th.atomicBlocks {
+	// Bit k%64: the lanes of th.atomicBlocks[k] were looked at. A block
+	// whose lanes needed no look, kept as it shares its bit with one that
+	// did, is kept rightly: each of its clocks is th.closed's or was
+	// looked at already.
+	var looked uint64
+	f0 := len(found)
+	for k, blk := range th.atomicBlocks {
 		i := blk.i
 		if i >= len(starts) || starts[i] == nil {
 			continue // knows none of these chains
@@ -1143,14 +1149,15 @@ func (w *walk) atomicScan(th *thread, found []*event) ([]*event, bool) {
 				m &= lanesDiffer(&sc.clocks, &cc.clocks) // th.closed's clocks are in no interval
 			}
 		}
-		sn := &snaps[i]
-		if sn.walk == w.atomicWalk {
-			m &= lanesDiffer(&sc.clocks, &sn.clocks) // looked at already
+		if w.atomicWalk != 0 {
+			if sn := &snaps[i]; sn.walk == w.atomicWalk {
+				m &= lanesDiffer(&sc.clocks, &sn.clocks) // looked at already
+			}
 		}
 		if m == 0 {
 			continue // the snapshot stays right: the start's clocks that differ from it differ from th.closed's
 		}
-		sn.walk, sn.clocks = w.atomicWalk, sc.clocks
+		looked |= 1 << (k & 63)
 		first := Chain(i << chunkBits)
 		var look uint32
 		for ; m != 0; m &= m - 1 {
@@ -1167,6 +1174,19 @@ func (w *walk) atomicScan(th *thread, found []*event) ([]*event, bool) {
 			var ok bool
 			if found, ok = w.atomicAt(th, first|Chain(j), sc.clocks[j], found); !ok {
 				stale = true
+			}
+		}
+	}
+	if len(found) > f0 { // the walk looks again: keep what this scan looked at (the start has not changed since)
+		if w.atomicWalk == 0 {
+			e.atomicWalks++
+			w.atomicWalk = e.atomicWalks
+		}
+		for ; looked != 0; looked &= looked - 1 {
+			for k := bits.TrailingZeros64(looked); k < len(th.atomicBlocks); k += 64 {
+				if i := th.atomicBlocks[k].i; i < len(starts) && starts[i] != nil {
+					snaps[i].walk, snaps[i].clocks = w.atomicWalk, starts[i].clocks
+				}
 			}
 		}
 	}

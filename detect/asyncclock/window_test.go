@@ -1,6 +1,7 @@
 package asyncclock
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -74,4 +75,56 @@ func listed(e *Engine, id traces.Sym) bool {
 		}
 	}
 	return false
+}
+
+// TestStampedQueue checks stampedQueue against a plain slice, on random
+// pushes and drops as the queue grows and shrinks, and that a queue
+// whose length stays the same allocates nothing as it turns over.
+func TestStampedQueue(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var q stampedQueue
+	var want []stamped
+	moved := 0
+	for step := range 40_000 {
+		push := 3 // in tens of percent: the queue grows, then shrinks
+		if step/10_000%2 == 0 {
+			push = 7
+		}
+		if r.IntN(10) < push {
+			s := stamped{ts: float64(step)}
+			if len(q.buf) == cap(q.buf) && q.head > 0 {
+				moved++
+			}
+			q.push(s)
+			want = append(want, s)
+		} else {
+			n := r.IntN(min(len(want), 8) + 1)
+			q.drop(n)
+			want = want[n:]
+		}
+		got := q.times()
+		if len(got) != len(want) {
+			t.Fatalf("step %d: %d times, want %d", step, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].ts != want[i].ts {
+				t.Fatalf("step %d: time %d is of %v, want %v", step, i, got[i].ts, want[i].ts)
+			}
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no push found the array full after drops: the test checks little")
+	}
+	var s stampedQueue
+	for i := range 1000 {
+		s.push(stamped{ts: float64(i)})
+	}
+	if allocs := testing.AllocsPerRun(5, func() {
+		for range 20_000 {
+			s.push(stamped{})
+			s.drop(1)
+		}
+	}); allocs != 0 {
+		t.Errorf("a queue of 1000 times turning over allocated %v times per 20,000 pushes", allocs)
+	}
 }
