@@ -179,8 +179,8 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		return nil
 	}
 	q, own := ev.q, ev.list
-	if _, err := w.pred(prev, Priority); err != nil {
-		return err
+	if _, err := w.pred(prev, Priority); err != nil || !prev.finished() {
+		return err // prev removed and not resolved: a tentative walk gives up on it, and on ev (incomplete)
 	}
 	base := prev.send
 	if err := w.head(&q.heads[own.head], send.Get(own.chain), base.Get(own.chain), need); err != nil {
@@ -572,13 +572,13 @@ func (q *queue) headOf(c Chain) *listHead {
 	return &q.heads[l.head]
 }
 
-// reducer returns a finished event of ev's queue (ended, or removed and
-// resolved), of the same category and time as ev, whose send ev's send
-// knows and whose send time is still held (see reducedPriority), or nil:
-// of the last one ev's sender sent before ev and the last events of that
-// category and time the queue's looper began or resolved (delayed ones:
-// at-time events seldom share a time), the one sent last. It notes ev as
-// begun.
+// reducer returns an event of ev's queue, of the same category and time
+// as ev, ended or removed (the walk resolves it first: it precedes ev,
+// which needs run(E) anyway), whose send ev's send knows and whose send
+// time is still held (see reducedPriority), or nil: of the last one ev's
+// sender sent before ev and the last events of that category and time the
+// queue's looper began or resolved (delayed ones: at-time events seldom
+// share a time), the one sent last. It notes ev as begun.
 func (w *walk) reducer() *event {
 	ev := w.target
 	if ev.list == nil || !ev.cat.timed() {
@@ -613,7 +613,7 @@ func (q *queue) recent(ev *event) *recentBegun {
 func (w *walk) reference(recent *recentBegun) *event {
 	ev, l := w.target, w.target.list
 	usable := func(p *event) bool {
-		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.finished() && p.send.top != 0
+		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && (p.finished() || p.status == evRemoved) && p.send.top != 0
 	}
 	var best *event
 	if i := l.index(ev); i >= 0 {
