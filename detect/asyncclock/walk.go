@@ -160,18 +160,18 @@ func (w *walk) priority(send Time) error {
 }
 
 // reducedPriority is priority for the begin of an event E whose send
-// knows the send of prev, a finished event of the same queue, category
-// and time (see reducer): prev precedes E (Table 3.1), and so does every
-// entry that precedes E and that prev's send knew, as it precedes prev
-// too (Table 3.1 orders it before prev exactly when before E); prev's
-// end accounts for them (its end, or run(prev) if it was removed: either
-// knows every such entry, as prev's own walk joined them). So only the lists of the chains of which send knows
-// more than prev's send knew, and that sent to the queue after what
-// prev's send knew, are walked, with E's sender's own list, whose last
-// send send's blocks may not show (a time's top), and each only down to
-// the entries prev's send knew (head): the reduction of the AsyncClock at
-// a send (thesis §4.1.3), read off the difference of two clocks that
-// share most of their blocks.
+// knows the send of prev, an event of the same queue, category and time,
+// ended or removed (see reducer): prev precedes E (Table 3.1), and so
+// does every entry that precedes E and that prev's send knew, as it
+// precedes prev too (Table 3.1 orders it before prev exactly when before
+// E); prev's end accounts for them (run(prev) if it was removed, which it
+// resolves first: its walk joined them too). So only the lists of the
+// chains of which send knows more than prev's send knew, and that sent
+// to the queue after what prev's send knew, are walked, with E's
+// sender's own list, whose last send send's blocks may not show (a
+// time's top), and each only down to the entries prev's send knew
+// (head): the reduction of the AsyncClock at a send (thesis §4.1.3), read
+// off the difference of two clocks that share most of their blocks.
 func (w *walk) reducedPriority(send Time, prev *event) error {
 	ev := w.target
 	need := predCats[ev.cat]
@@ -661,9 +661,10 @@ func (w *walk) reference(recent *recentBegun) *event {
 }
 
 // recentBegun holds the last events of one category and time a looper
-// queue began or resolved, in a ring. It holds them without a reference: an event
-// may be reclaimed and recycled (Engine.recycle) as another while in the
-// ring, which its readers tell by the send number (seq) the ring noted.
+// queue began or resolved, in a ring. It holds them without a reference:
+// an event may be reclaimed and recycled (Engine.recycle) as another
+// while in the ring, which its readers tell by the send number (seq) the
+// ring noted.
 type recentBegun struct {
 	next uint8 // where the next one goes; first, in the line of the slot's key
 	ev   [recentSize]*event
