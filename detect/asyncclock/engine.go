@@ -112,6 +112,7 @@ type Engine struct {
 	checkWalks    bool         // tests: check every begin's PRIORITY walk, and every use of a memo, against the lists (checkPriority, checkMemo)
 	checkAtomic   bool         // tests: check every start ATOMIC was applied to against every interval (checkAtomic)
 	atomicFound   int64        // tests, with checkAtomic: events ATOMIC found
+	resolvedRefs  int64        // tests, with checkWalks: PRIORITY walks reduced against a removed, resolved event
 	foldEvery     int          // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
 	recycled      func(*event) // tests: called with each event recycle would put on the spare list, instead of it
 	recentBatch   int          // tests: how many ended events a thread holds before it joins and releases them (0: recentBatch)
@@ -388,7 +389,7 @@ type queue struct {
 	kept    int         // len(pending) after its last compaction
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
 
-	lastBegun *begunTable // looper: the last events begun of delayed categories and times (reducer)
+	lastBegun *begunTable // looper: the last events begun or resolved of delayed categories and times (reducer)
 	sends     []sendBlock // looper: by block of chains, their sends to the queue (reducedPriority)
 	listed    []uint32    // looper: by block of chains, a bit for each chain whose list of sends to the queue is kept (reducedPriority)
 }
@@ -423,7 +424,7 @@ type event struct {
 	time      int64 // Table 3.1's time: the delay, or the absolute time
 	sendSeq   int64
 	sendEpoch Epoch
-	send      Time // what send(E) knew; kept until E finished (at-front events: as long as they are tracked)
+	send      Time // what send(E) knew; kept until E is reclaimed (reducer's references, ATFRONT)
 
 	q        *queue
 	sender   traces.Sym // the sending task, or NoSym

@@ -656,10 +656,17 @@ func (e *Engine) resolve(p *event, outer *walk) error {
 	p.begin, p.end = st, st
 	p.endTS = e.ts
 	p.pre = Time{}
-	if p.cat.timed() {
-		p.send = Time{}
-	}
 	p.status = evResolved
+	// A later event of its category and time may reduce its walk against
+	// it (reducer), which needs its send (released with the event): most
+	// removed events' references were sent long before them (app 100k:
+	// 46k ops, against 13k for a begin's), and a removed event often
+	// follows another of its kind (app 100k: 420,512 walk steps →
+	// 403,232; 400,559 with removed events not resolved yet as references
+	// too; removed events' reduced walks 109k → 90k).
+	if recent := p.q.recent(p); recent != nil {
+		recent.add(p)
+	}
 	if p.list != nil {
 		p.list.finished(p)
 	}

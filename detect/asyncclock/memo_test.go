@@ -63,7 +63,9 @@ func TestMemoWalks(t *testing.T) {
 }
 
 // TestMemoWalksApp checks the memos at every use on a trace shaped like
-// an app's (tracetest.App), which uses them far more than random traces.
+// an app's (tracetest.App), which uses them far more than random traces,
+// and every PRIORITY walk's reference, some of them removed events (a
+// removed event often follows another of its category and time).
 func TestMemoWalksApp(t *testing.T) {
 	events := 10_000
 	if testing.Short() {
@@ -79,6 +81,9 @@ func TestMemoWalksApp(t *testing.T) {
 		if st.MemoWalks == 0 {
 			t.Fatalf("window %v: no walk used a memo: the test checks nothing", cfg.Window)
 		}
-		t.Logf("window %v: %d walks done by memos, %d walk steps", cfg.Window, st.MemoWalks, st.WalkSteps)
+		if e.resolvedRefs == 0 {
+			t.Fatalf("window %v: no walk was reduced against a removed, resolved event: the test checks none", cfg.Window)
+		}
+		t.Logf("window %v: %d walks done by memos, %d walk steps, %d walks reduced against a resolved event", cfg.Window, st.MemoWalks, st.WalkSteps, e.resolvedRefs)
 	}
 }

@@ -160,17 +160,18 @@ func (w *walk) priority(send Time) error {
 }
 
 // reducedPriority is priority for the begin of an event E whose send
-// knows the send of prev, an ended event of the same queue, category and
-// time (see reducer): prev precedes E (Table 3.1), and so does every entry
-// that precedes E and that prev's send knew, as it precedes prev too
-// (Table 3.1 orders it before prev exactly when before E); prev's end
-// accounts for them. So only the lists of the chains of which send knows
-// more than prev's send knew, and that sent to the queue after what
-// prev's send knew, are walked, with E's sender's own list, whose last
-// send send's blocks may not show (a time's top), and each only down to
-// the entries prev's send knew (head): the reduction of the AsyncClock at
-// a send (thesis §4.1.3), read off the difference of two clocks that
-// share most of their blocks.
+// knows the send of prev, an event of the same queue, category and time,
+// ended or removed (see reducer): prev precedes E (Table 3.1), and so
+// does every entry that precedes E and that prev's send knew, as it
+// precedes prev too (Table 3.1 orders it before prev exactly when before
+// E); prev's end accounts for them (run(prev) if it was removed, which it
+// resolves first: its walk joined them too). So only the lists of the
+// chains of which send knows more than prev's send knew, and that sent
+// to the queue after what prev's send knew, are walked, with E's
+// sender's own list, whose last send send's blocks may not show (a
+// time's top), and each only down to the entries prev's send knew
+// (head): the reduction of the AsyncClock at a send (thesis §4.1.3), read
+// off the difference of two clocks that share most of their blocks.
 func (w *walk) reducedPriority(send Time, prev *event) error {
 	ev := w.target
 	need := predCats[ev.cat]
@@ -178,8 +179,8 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		return nil
 	}
 	q, own := ev.q, ev.list
-	if _, err := w.pred(prev, Priority); err != nil {
-		return err
+	if _, err := w.pred(prev, Priority); err != nil || !prev.finished() {
+		return err // prev removed and not resolved: a tentative walk gives up on it, and on ev (incomplete)
 	}
 	base := prev.send
 	if err := w.head(&q.heads[own.head], send.Get(own.chain), base.Get(own.chain), need); err != nil {
@@ -251,15 +252,22 @@ const fewLanes = 8
 // finished entry of its queue's lists that the event's send knows and
 // that Table 3.1 orders before it, however the walk got there (heads,
 // memos, the reference's send); and the walk's reference prev, if any,
-// is one of them.
+// is one of them, which it checks for removed events' walks too (and
+// counts the references that were removed events, in resolvedRefs).
 func (w *walk) checkPriority(prev *event) error {
 	ev := w.target
-	if !w.e.checkWalks || w.mode != strict || w.outer != nil {
+	if !w.e.checkWalks {
 		return nil
 	}
 	if prev != nil && !(prev.finished() && prev.q == ev.q && priority(prev.cat, prev.time, ev.cat, ev.time) && ev.send.Covers(prev.sendEpoch)) {
-		return fmt.Errorf("asyncclock: at the begin of %s, PRIORITY was reduced against %s, which does not precede it",
+		return fmt.Errorf("asyncclock: at the begin or run of %s, PRIORITY was reduced against %s, which does not precede it",
 			w.e.name(ev.id), w.e.name(prev.id))
+	}
+	if prev != nil && prev.status == evResolved {
+		w.e.resolvedRefs++
+	}
+	if w.mode != strict || w.outer != nil {
+		return nil
 	}
 	for _, h := range ev.q.heads {
 		l := h.l
@@ -286,8 +294,9 @@ func (w *walk) checkPriority(prev *event) error {
 // removed one: reduced against a reference (see reducedPriority) as at a
 // begin, as the same argument holds for run(E) (PRIORITY orders run(E)
 // as it would order begin(E)), but without noting the event as begun
-// (reducer). A removed event's walks use no memos, so without a
-// reference it would walk most lists of its queue.
+// (reducer; resolve notes it once resolved, as a reference for later
+// events). A removed event's walks use no memos, so without a reference
+// it would walk most lists of its queue.
 func (w *walk) removedPriority() error {
 	ev := w.target
 	if l := ev.list; l != nil && ev.cat.timed() && ev.q.list(l.chain) == l {
@@ -563,30 +572,37 @@ func (q *queue) headOf(c Chain) *listHead {
 	return &q.heads[l.head]
 }
 
-// reducer returns an ended event of ev's queue, of the same category and
-// time as ev, whose send ev's send knows and whose send time is still
-// held (see reducedPriority), or nil: of the last one ev's sender sent
-// before ev and the last events of that category and time the queue's
-// looper began (delayed ones: at-time events seldom share a time), the
-// one sent last. It notes ev as begun.
+// reducer returns an event of ev's queue, of the same category and time
+// as ev, ended or removed (the walk resolves it first: it precedes ev,
+// which needs run(E) anyway), whose send ev's send knows and whose send
+// time is still held (see reducedPriority), or nil: of the last one ev's
+// sender sent before ev and the last events of that category and time the
+// queue's looper began or resolved (delayed ones: at-time events seldom
+// share a time), the one sent last. It notes ev as begun.
 func (w *walk) reducer() *event {
 	ev := w.target
-	l, q := ev.list, ev.q
-	if l == nil || !ev.cat.timed() {
+	if ev.list == nil || !ev.cat.timed() {
 		return nil
 	}
-	var recent *recentBegun
-	if ev.cat == catDA || ev.cat == catDS {
-		if q.lastBegun == nil {
-			q.lastBegun = new(begunTable)
-		}
-		recent = q.lastBegun.of(catTime{ev.cat, ev.time})
-	}
+	recent := ev.q.recent(ev)
 	p := w.reference(recent)
 	if recent != nil {
 		recent.add(ev)
 	}
 	return p
+}
+
+// recent returns the ring of the last events of ev's category and time
+// that q, a looper's queue, began or resolved, for the delayed
+// categories (at-time events seldom share a time), or nil.
+func (q *queue) recent(ev *event) *recentBegun {
+	if q.binder || ev.cat != catDA && ev.cat != catDS {
+		return nil
+	}
+	if q.lastBegun == nil {
+		q.lastBegun = new(begunTable)
+	}
+	return q.lastBegun.of(catTime{ev.cat, ev.time})
 }
 
 // reference returns reducer's choice, of the events ev's sender sent
@@ -597,7 +613,7 @@ func (w *walk) reducer() *event {
 func (w *walk) reference(recent *recentBegun) *event {
 	ev, l := w.target, w.target.list
 	usable := func(p *event) bool {
-		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && p.status == evEnded && p.send.top != 0
+		return p != nil && p != ev && p.cat == ev.cat && p.time == ev.time && (p.finished() || p.status == evRemoved) && p.send.top != 0
 	}
 	var best *event
 	if i := l.index(ev); i >= 0 {
@@ -645,9 +661,10 @@ func (w *walk) reference(recent *recentBegun) *event {
 }
 
 // recentBegun holds the last events of one category and time a looper
-// queue began, in a ring. It holds them without a reference: an event
-// may be reclaimed and recycled (Engine.recycle) as another while in the
-// ring, which its readers tell by the send number (seq) the ring noted.
+// queue began or resolved, in a ring. It holds them without a reference:
+// an event may be reclaimed and recycled (Engine.recycle) as another
+// while in the ring, which its readers tell by the send number (seq) the
+// ring noted.
 type recentBegun struct {
 	next uint8 // where the next one goes; first, in the line of the slot's key
 	ev   [recentSize]*event
