@@ -53,6 +53,55 @@ type batch struct {
 // may have read ahead of the last op visited: do not call r.Next after
 // it, other than to see that the trace is done.
 func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
+	n := 0
+	return eachBatchAhead(ctx, r, func(b *batch) error {
+		lines := b.lines[:len(b.ops)]
+		for i := range b.ops {
+			if j := i + prefetchAhead; j < len(b.ops) {
+				prefetchOp(&b.ops[j])
+			}
+			n++
+			r.visitedLine, r.visitedCount = lines[i], n
+			if err := visit(&b.ops[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// EachChunkAhead is [EachAhead] for a visitor that takes the ops a few at
+// a time (at most ChunkLen), with their lines: it costs the visitor one
+// call per chunk instead of one per op, and asks the CPU for the next
+// chunk's ops while visit works on this one. During visit, r's Line and
+// Count describe the chunk's last op.
+func EachChunkAhead(ctx context.Context, r *Reader, visit func(ops []Op, lines []int) error) error {
+	n := 0
+	return eachBatchAhead(ctx, r, func(b *batch) error {
+		ops, lines := b.ops, b.lines[:len(b.ops)]
+		for lo := 0; lo < len(ops); lo += ChunkLen {
+			hi := min(lo+ChunkLen, len(ops))
+			if next := ops[hi:min(hi+ChunkLen, len(ops))]; len(next) > 0 {
+				prefetchOps(&next[0], len(next))
+			}
+			r.visitedLine, r.visitedCount = lines[hi-1], n+hi
+			if err := visit(ops[lo:hi:hi], lines[lo:hi:hi]); err != nil {
+				return err
+			}
+		}
+		n += len(ops)
+		return nil
+	})
+}
+
+// ChunkLen is the most ops [EachChunkAhead] hands its visitor at a time.
+const ChunkLen = prefetchAhead
+
+// eachBatchAhead runs readAhead on r on another goroutine and calls visit
+// with each batch it reads, in order, until the reading ends (nil at the
+// end of the trace, or the reader's error after visiting the ops read
+// before it), visit fails or ctx is done.
+func eachBatchAhead(ctx context.Context, r *Reader, visit func(b *batch) error) error {
 	unshare := r.syms.share()
 	defer unshare()
 	r.visited = true
@@ -75,7 +124,7 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 		}
 		held = held[:0]
 	}
-	for n := 0; ; {
+	for {
 		if err := ctx.Err(); err != nil { // once a batch: every aheadBatch ops
 			return err
 		}
@@ -90,16 +139,8 @@ func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
 				return ctx.Err()
 			}
 		}
-		lines := b.lines[:len(b.ops)] // the context was checked for the batch
-		for i := range b.ops {
-			if j := i + prefetchAhead; j < len(b.ops) {
-				prefetchOp(&b.ops[j])
-			}
-			n++
-			r.visitedLine, r.visitedCount = lines[i], n
-			if err := visit(&b.ops[i]); err != nil {
-				return err
-			}
+		if err := visit(b); err != nil {
+			return err
 		}
 		if b.err != nil {
 			if b.err == io.EOF {

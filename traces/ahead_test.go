@@ -39,9 +39,44 @@ func smallTrace(t *testing.T, seed int64, events int, f traces.Format) []byte {
 	return buf.Bytes()
 }
 
+// lineVisit is a visit that is told the op's line and count.
+type lineVisit func(op *traces.Op, line, count int) error
+
+// eachLined is a loop whose visit is told each op's line and count.
+type eachLined func(context.Context, *traces.Reader, lineVisit) error
+
+// perOp is each, telling visit r's Line and Count during the visit.
+func perOp(each eachFunc) eachLined {
+	return func(ctx context.Context, r *traces.Reader, visit lineVisit) error {
+		return each(ctx, r, func(op *traces.Op) error { return visit(op, r.Line(), r.Count()) })
+	}
+}
+
+// chunked is EachChunkAhead visiting the ops of each chunk in turn, with
+// the lines it hands over and the counts that r's Count (that of the
+// chunk's last op) implies. It checks the chunks' sizes and r's Line.
+func chunked(t *testing.T) eachLined {
+	return func(ctx context.Context, r *traces.Reader, visit lineVisit) error {
+		return traces.EachChunkAhead(ctx, r, func(ops []traces.Op, lines []int) error {
+			if len(ops) == 0 || len(ops) > traces.ChunkLen || len(lines) != len(ops) {
+				t.Fatalf("a chunk of %d ops and %d lines, want 1 to %d of each", len(ops), len(lines), traces.ChunkLen)
+			}
+			if r.Line() != lines[len(lines)-1] {
+				t.Fatalf("Line %d during a chunk, want its last op's, %d", r.Line(), lines[len(lines)-1])
+			}
+			for i := range ops {
+				if err := visit(&ops[i], lines[i], r.Count()-(len(ops)-1-i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+}
+
 // record reads data with each, stopping visit with an error after stopAt
 // ops if stopAt > 0.
-func record(t *testing.T, data []byte, each eachFunc, stopAt int) visit {
+func record(t *testing.T, data []byte, each eachLined, stopAt int) visit {
 	t.Helper()
 	r, err := traces.NewReader(bytes.NewReader(data), traces.WithName("t"))
 	if err != nil { // a bad header: neither loop runs
@@ -49,10 +84,10 @@ func record(t *testing.T, data []byte, each eachFunc, stopAt int) visit {
 	}
 	defer r.Close()
 	var v visit
-	err = each(context.Background(), r, func(op *traces.Op) error {
+	err = each(context.Background(), r, func(op *traces.Op, line, count int) error {
 		v.ops = append(v.ops, *op)
-		v.lines = append(v.lines, r.Line())
-		v.counts = append(v.counts, r.Count())
+		v.lines = append(v.lines, line)
+		v.counts = append(v.counts, count)
 		if len(v.ops) == stopAt {
 			return errors.New("stop")
 		}
@@ -80,8 +115,9 @@ func sameVisits(t *testing.T, want, got visit) {
 	}
 }
 
-// TestEachAheadAsEach checks that EachAhead visits what Each visits, with
-// the same lines and counts, and stops with the same error: on valid
+// TestEachAheadAsEach checks that EachAhead and EachChunkAhead visit what
+// Each visits, with the same lines and counts, and stop with the same
+// error: on valid
 // traces of sizes around its batches in every form and on one that goes
 // round its ring, on every invalid trace of testdata (as JSONL and as
 // .lct) and on a long .lct one, and when visit stops it.
@@ -133,11 +169,14 @@ func TestEachAheadAsEach(t *testing.T) {
 	}
 	for _, in := range inputs {
 		t.Run(in.name, func(t *testing.T) {
-			want := record(t, in.data, traces.Each, 0)
-			sameVisits(t, want, record(t, in.data, traces.EachAhead, 0))
-			for _, stop := range []int{1, 1023, 1024, 1025, len(want.ops) / 2} {
+			want := record(t, in.data, perOp(traces.Each), 0)
+			sameVisits(t, want, record(t, in.data, perOp(traces.EachAhead), 0))
+			sameVisits(t, want, record(t, in.data, chunked(t), 0))
+			for _, stop := range []int{1, 15, 16, 17, 1023, 1024, 1025, len(want.ops) / 2} {
 				if stop > 0 && stop <= len(want.ops) {
-					sameVisits(t, record(t, in.data, traces.Each, stop), record(t, in.data, traces.EachAhead, stop))
+					stopped := record(t, in.data, perOp(traces.Each), stop)
+					sameVisits(t, stopped, record(t, in.data, perOp(traces.EachAhead), stop))
+					sameVisits(t, stopped, record(t, in.data, chunked(t), stop))
 				}
 			}
 		})
