@@ -345,9 +345,15 @@ func readTrace(ctx context.Context, path string, syms *traces.Symbols, header fu
 		header(r)
 	}
 	pos := int64(0)
-	err = traces.EachAhead(ctx, r, func(op *traces.Op) error {
-		pos++
-		return visit(op, pos, r.Line())
+	err = traces.EachChunkAhead(ctx, r, func(ops []traces.Op, lines []int) error {
+		lines = lines[:len(ops)]
+		for i := range ops {
+			pos++
+			if err := visit(&ops[i], pos, lines[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("detect: %w", err)

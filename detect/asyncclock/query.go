@@ -167,12 +167,17 @@ func (e *Engine) Order(a, b traces.Sym) (Order, error) {
 func Run(ctx context.Context, r *traces.Reader, cfg Config, visit func(op *traces.Op, e *Engine) error) (*Engine, error) {
 	e := New(r.Symbols(), cfg)
 	e.SetFile(r.Name())
-	err := traces.EachAhead(ctx, r, func(op *traces.Op) error {
-		if err := e.Step(op, r.Line()); err != nil {
-			return err
-		}
-		if visit != nil {
-			return visit(op, e)
+	err := traces.EachChunkAhead(ctx, r, func(ops []traces.Op, lines []int) error {
+		lines = lines[:len(ops)]
+		for i := range ops {
+			if err := e.Step(&ops[i], lines[i]); err != nil {
+				return err
+			}
+			if visit != nil {
+				if err := visit(&ops[i], e); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})

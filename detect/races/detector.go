@@ -207,7 +207,16 @@ func (d *Detector) SetFile(name string) {
 func Detect(ctx context.Context, r *traces.Reader, cfg Config) (*Report, error) {
 	d := NewDetector(r.Symbols(), cfg)
 	d.SetFile(r.Name())
-	if err := traces.EachAhead(ctx, r, func(op *traces.Op) error { return d.Step(op, r.Line()) }); err != nil {
+	err := traces.EachChunkAhead(ctx, r, func(ops []traces.Op, lines []int) error {
+		lines = lines[:len(ops)]
+		for i := range ops {
+			if err := d.Step(&ops[i], lines[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return d.Finish()
