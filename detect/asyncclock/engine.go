@@ -116,6 +116,7 @@ type Engine struct {
 	foldEvery     int          // tests: fold a lazyJoin (window clock, old signals) once it holds this many aged points (0: foldAged)
 	recycled      func(*event) // tests: called with each event recycle would put on the spare list, instead of it
 	recentBatch   int          // tests: how many ended events a thread holds before it joins and releases them (0: recentBatch)
+	handlePoints  int          // tests: the most earlier signals' times a handle keeps apart (0: maxHandlePoints)
 	stats         Stats
 	err           error // sticky
 	finished      bool
@@ -168,11 +169,27 @@ func New(syms *traces.Symbols, cfg Config) *Engine {
 // SetFile sets the file name that errors carry.
 func (e *Engine) SetFile(name string) { e.file = name }
 
-// handle is a signal handle: what a wait on it learns.
+// handle is a signal handle: what a wait on it learns, the join of t,
+// last and pts.
+//
+// A signal's time is the time of a point, its top (signal publishes its
+// clock as it is last): a time that covers the top knows all of it. So a
+// handle keeps its signals' times apart, leaving out those a later one
+// knows, rather than joining each into the handle's time as it comes: a
+// signal joins nothing (it drops the points it covers), and a wait skips
+// each point it covers with one look, comparing blocks only for the
+// points it learns from. Most handles are signaled by tasks that know the
+// earlier signals, and hold only their last. Past maxHandlePoints, the
+// points are joined into t.
 type handle struct {
-	t  Time
-	ts float64 // the trace time of its last signal
+	last Time    // the last signal's
+	pts  []Time  // earlier signals' that last does not know, oldest first; none knows another's top
+	t    Time    // signals joined (the zero Time: none)
+	ts   float64 // the trace time of its last signal
 }
+
+// maxHandlePoints is the most earlier signals' times a handle keeps apart.
+const maxHandlePoints = 8
 
 // stamped is a time with the trace time it was taken at: a signal's, or
 // a thread end's, not yet older than the window.
@@ -755,16 +772,32 @@ func (e *Engine) signal(op *traces.Op) error {
 	if err != nil {
 		return err
 	}
-	if h := e.handles.get(op.Name); h == nil {
-		e.handles.set(op.Name, &handle{t: t.st, ts: e.ts}) // a handle's first signal: share the time as it is
-	} else {
-		if h.t.at != 0 && t.st.Covers(h.t.at) && t.st.Covers(h.t.top) {
-			h.t = t.st // t knows all the handle holds: it covers its point (its one signal's, or a waiter's that learned it: see wait) and top
-		} else {
-			h.t = e.joinTimes(h.t, t.st)
-		}
-		h.ts = e.ts
+	h := e.handles.get(op.Name)
+	if h == nil {
+		h = &handle{}
+		e.handles.set(op.Name, h)
 	}
+	if h.t.at != 0 && t.st.Covers(h.t.at) {
+		h.t = Time{} // t knows it: it covers its point (a waiter's that learned it: see wait)
+	}
+	// The points t covers: t knows them.
+	pts := h.pts[:0]
+	for _, u := range h.pts {
+		if !t.st.Covers(u.top) {
+			pts = append(pts, u)
+		}
+	}
+	clear(h.pts[len(pts):])
+	if h.last.top != 0 && !t.st.Covers(h.last.top) {
+		if len(pts) == maxHandlePoints || e.handlePoints > 0 && len(pts) == e.handlePoints {
+			h.t = e.joinPoints(h.t, len(pts), func(i int) Time { return pts[i] })
+			clear(pts)
+			pts = pts[:0]
+		}
+		pts = append(pts, h.last)
+	}
+	h.pts, h.last = pts, t.st
+	h.ts = e.ts
 	if e.wide {
 		e.signals.push(stamped{t: t.st, ts: e.ts})
 	}
@@ -780,13 +813,23 @@ func (e *Engine) wait(op *traces.Op) error {
 	}
 	learned := false
 	if h := e.handles.get(op.Name); h != nil {
-		if e.learn(t, h.t) {
+		if !t.st.Covers(h.last.top) && e.learn(t, h.last) {
 			learned = true // else t's time, to which ATOMIC was applied, is the same
+		}
+		for _, u := range h.pts {
+			if !t.st.Covers(u.top) && e.learn(t, u) {
+				learned = true
+			}
+		}
+		if h.t.chunks != nil && e.learn(t, h.t) {
+			learned = true
 		}
 		// t's time at its clock, published only as it is last, knows
 		// h.t now: a later waiter or signaller that covers it needs not
-		// compare h.t (Time.at; a handle's time is its own copy).
-		if h.t.at == 0 {
+		// compare h.t (Time.at; a handle's joined time is its own copy).
+		// Its points need no such help: a time that covers t's covers
+		// their tops.
+		if h.t.at == 0 && h.t.chunks != nil {
 			h.t.at = t.st.top
 		}
 	}

@@ -319,7 +319,11 @@ func (e *Engine) roots() []root {
 		add(t.st)
 	}
 	for _, h := range e.handles.all() {
+		add(h.last)
 		add(h.t)
+		for _, u := range h.pts {
+			add(u)
+		}
 	}
 	for _, f := range e.forks {
 		add(f)
