@@ -153,6 +153,11 @@ func (l *sendList) compact(e *Engine) (endedFrom float64, dropped bool) {
 	endedFrom = e.ts
 	n := 0
 	prefix := true // the entries dropped are the first ones
+	// While they are, each entry kept is trimmed as it moves down, in the
+	// pass that reads it, rather than in a second pass over the list (app
+	// 1M: 2.7M entries); a later drop has the entries summarized afresh
+	// after the pass instead.
+	gone := l.seen
 	for i := range l.entries {
 		x := &l.entries[i]
 		if e.mayBeAbsorbed(x) {
@@ -173,6 +178,12 @@ func (l *sendList) compact(e *Engine) (endedFrom float64, dropped bool) {
 		}
 		if n != i {
 			l.entries[n] = *x
+			if prefix {
+				if n == 0 {
+					l.seen, l.has = 0, [catAFA]bool{}
+				}
+				gone = l.trim(n, gone)
+			}
 		}
 		n++
 	}
@@ -185,8 +196,10 @@ func (l *sendList) compact(e *Engine) (endedFrom float64, dropped bool) {
 	}
 	switch {
 	case !dropped: // the entries' and the list's summaries stand
-	case prefix:
-		l.trimmed()
+	case prefix: // trimmed in the pass
+		if n == 0 {
+			l.seen, l.has = 0, [catAFA]bool{}
+		}
 	default:
 		l.seen, l.has = 0, [catAFA]bool{}
 		for i := range l.entries {

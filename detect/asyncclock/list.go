@@ -100,32 +100,33 @@ func (l *sendList) extend(x *sendEntry) {
 	l.seen |= x.cat.bit()
 }
 
-// trimmed updates the summaries after the first entries were dropped and
-// the others kept in order: what summarize would make of each entry
-// afresh, without following the distances back (previous). A distance
-// to an entry that stayed stands; one to an entry dropped goes, as every
-// entry before that one was dropped too. The distances back to a
-// category's previous entry (prev) reach a dropped one only up to the
-// first entry of that category left.
-func (l *sendList) trimmed() {
-	gone := l.seen // the categories whose distances may reach a dropped entry
-	l.seen, l.has = 0, [catAFA]bool{}
-	for i := range l.entries {
-		x := &l.entries[i]
-		for m := gone; m != 0; m &= m - 1 {
-			if c := bits.TrailingZeros8(m); int(x.prev[c]) > i {
-				x.prev[c] = 0
-			}
+// trim updates the summaries of the entry at index i after the first
+// entries were dropped and the others kept in order, once those before
+// it are (compact trims each entry as it moves it down): what summarize
+// would make of it afresh, without following the distances back
+// (previous). A distance to an entry that stayed stands; one to an entry
+// dropped goes, as every entry before that one was dropped too. The
+// distances back to a category's previous entry (prev) reach a dropped
+// one only up to the first entry of that category left: gone holds the
+// categories whose distances may still reach a dropped entry (the list's
+// before the drop, for the first entry left), and trim returns those that
+// may after x. The list's summaries must have been reset before the first
+// entry left is trimmed.
+func (l *sendList) trim(i int, gone uint8) uint8 {
+	x := &l.entries[i]
+	for m := gone; m != 0; m &= m - 1 {
+		if c := bits.TrailingZeros8(m); int(x.prev[c]) > i {
+			x.prev[c] = 0
 		}
-		gone &^= x.cat.bit()
-		if int(x.pg) > i {
-			x.pg = 0
-		}
-		if int(x.ps) > i {
-			x.ps = 0
-		}
-		l.extend(x)
 	}
+	if int(x.pg) > i {
+		x.pg = 0
+	}
+	if int(x.ps) > i {
+		x.ps = 0
+	}
+	l.extend(x)
+	return gone &^ x.cat.bit()
 }
 
 // previous returns the distances from index i (entry x, about to be

@@ -2,6 +2,7 @@ package asyncclock
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -110,7 +111,10 @@ func unreadHolds(e *Engine) map[*event]bool {
 // that leaves reclaimed events to the garbage collector, and every op's
 // time that of a run that reclaims none (Config.KeepEvents), so that
 // nothing reclaims an event, or clears its times, too early. It also
-// checks that sends did fill recycled events.
+// checks that sends did fill recycled events. The events on the spare
+// list keep their send, begin and list until a send fills them (recycle):
+// after every op it replaces those with others (poisonSpare), so that it
+// fails if anything reads them there.
 func TestRecycleKeepsTimes(t *testing.T) {
 	for _, c := range recycleCases(t) {
 		fresh := New(c.tr.syms, c.cfg)
@@ -126,6 +130,7 @@ func TestRecycleKeepsTimes(t *testing.T) {
 				filled++
 			}
 			err := e.Step(op, c.tr.lines[i])
+			poisonSpare(e)
 			for _, o := range []struct {
 				name string
 				e    *Engine
@@ -155,6 +160,16 @@ func TestRecycleKeepsTimes(t *testing.T) {
 		if filled == 0 {
 			t.Errorf("%s: no send filled a recycled event", c.name)
 		}
+	}
+}
+
+// poisonSpare replaces what the events on e's spare list keep of their
+// past (recycle) with a send and a begin that know a chain's every clock
+// and a list of no queue, which a read would not take for theirs.
+func poisonSpare(e *Engine) {
+	bad := Time{top: MakeEpoch(0, math.MaxUint32)}
+	for _, ev := range e.spare {
+		ev.send, ev.begin, ev.list = bad, bad, &sendList{}
 	}
 }
 
