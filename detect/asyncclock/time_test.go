@@ -119,7 +119,7 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 				pool = pool[:n-1]
 				return b
 			}
-			return &builder{}
+			return &builder{slabs: r.IntN(2) == 0}
 		}
 		for step := range 3000 {
 			c := 1 + r.IntN(nChains)
@@ -193,6 +193,13 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 					t.Fatalf("seed %d step %d: join says it added nothing, but %v has a clock above %v", seed, step, v.t, u.t)
 				}
 			}
+		}
+		// No block or vector was handed out twice, or written once shared.
+		for _, k := range append(published, handles...) {
+			check(-1, "kept", k.t, k.plain)
+		}
+		for c := 1; c <= nChains; c++ {
+			check(-1, "kept task", tasks[c].st, plain[c])
 		}
 	}
 }
