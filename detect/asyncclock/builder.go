@@ -17,7 +17,6 @@ type builder struct {
 	// allocated together (newChunk), if slabs says to allocate them so.
 	slab  []chunk
 	slabs bool
-	vecs  []*chunk // the same for the vectors of times (time)
 	// low says that every clock is below 2^31, so that blocks compare
 	// with anyAboveLow (Engine.builder sets it while it holds).
 	low bool
@@ -84,31 +83,6 @@ func (b *builder) newChunk() *chunk {
 	c := &b.slab[0]
 	b.slab = b.slab[1:]
 	return c
-}
-
-// slabVecs is for how many times' vectors an engine's builder allocates
-// block pointers at once (time). A run stays while any of its vectors
-// does, and so do the blocks its other vectors point to: 4 kept Run/app
-// 1M's peak heap at 263 MiB (245 without), a run of 64 pointers at 270,
-// of 128 at 314.
-const slabVecs = 4
-
-// vector returns a copy of cs (nil if it is empty). An engine's builder
-// carves it from a run of pointers allocated for slabVecs vectors as
-// long as cs (most vectors are as long as the longest: every time's
-// vector reaches the block of some late chain).
-func (b *builder) vector(cs []*chunk) []*chunk {
-	n := len(cs)
-	if !b.slabs || n == 0 {
-		return append([]*chunk(nil), cs...)
-	}
-	if len(b.vecs) < n {
-		b.vecs = make([]*chunk, slabVecs*n)
-	}
-	v := b.vecs[:n:n]
-	copy(v, cs)
-	b.vecs = b.vecs[n:]
-	return v
 }
 
 // raise sets chain c's clock to at least k; it reports whether it grew.
@@ -308,7 +282,7 @@ func (b *builder) time(top Epoch) Time {
 	for n > 0 && b.chunks[n-1] == nil {
 		n--
 	}
-	t := Time{chunks: b.vector(b.chunks[:n]), top: top}
+	t := Time{chunks: append([]*chunk(nil), b.chunks[:n]...), top: top}
 	clear(b.owned)
 	if top != 0 {
 		t.top = MakeEpoch(top.Chain(), max(top.Clock(), b.get(top.Chain())))
