@@ -26,14 +26,15 @@ const (
 	// until the visitor ran dry (docs/performance.md, the eighth round
 	// of "Happens-before engines").
 	aheadReturn = 8
-	// prefetchAhead is how many ops ahead of the one it visits the
-	// visitor asks the CPU for an op's first line. The reading goroutine
-	// wrote the op on the other core, up to a ring (4 MB) earlier: the
-	// first read of every op missed the visitor's caches, and the
-	// hardware's prefetching does not follow a visitor that does much
-	// else between ops.
-	prefetchAhead = 16
 )
+
+// ChunkLen is the most ops [EachChunkAhead] hands its visitor at a time,
+// and how far ahead of them it asks the CPU for the next ones. The
+// reading goroutine wrote the ops on the other core, up to a ring (4 MB)
+// earlier: the first read of every op missed the visitor's caches, and
+// the hardware's prefetching does not follow a visitor that does much
+// else between ops.
+const ChunkLen = 16
 
 // batch is ops read ahead, with their lines, and the error that ended the
 // reading if it ended after them.
@@ -53,16 +54,11 @@ type batch struct {
 // may have read ahead of the last op visited: do not call r.Next after
 // it, other than to see that the trace is done.
 func EachAhead(ctx context.Context, r *Reader, visit func(op *Op) error) error {
-	n := 0
-	return eachBatchAhead(ctx, r, func(b *batch) error {
-		lines := b.lines[:len(b.ops)]
-		for i := range b.ops {
-			if j := i + prefetchAhead; j < len(b.ops) {
-				prefetchOp(&b.ops[j])
-			}
-			n++
-			r.visitedLine, r.visitedCount = lines[i], n
-			if err := visit(&b.ops[i]); err != nil {
+	return EachChunkAhead(ctx, r, func(ops []Op, lines []int) error {
+		first := r.visitedCount - len(ops) // the count before the chunk
+		for i := range ops {
+			r.visitedLine, r.visitedCount = lines[i], first+i+1
+			if err := visit(&ops[i]); err != nil {
 				return err
 			}
 		}
@@ -93,9 +89,6 @@ func EachChunkAhead(ctx context.Context, r *Reader, visit func(ops []Op, lines [
 		return nil
 	})
 }
-
-// ChunkLen is the most ops [EachChunkAhead] hands its visitor at a time.
-const ChunkLen = prefetchAhead
 
 // eachBatchAhead runs readAhead on r on another goroutine and calls visit
 // with each batch it reads, in order, until the reading ends (nil at the

@@ -4,12 +4,6 @@ package traces
 
 import "unsafe"
 
-// prefetchOp asks the CPU to bring the first 64 bytes of op, the fields
-// of most ops (see Op), into its caches, without waiting for them.
-//
-//go:noescape
-func prefetchOp(op *Op)
-
 // prefetchOps asks the CPU to bring the n ops from first on, whole, into
 // its caches, without waiting for them. n > 0.
 func prefetchOps(first *Op, n int) {

@@ -2,13 +2,6 @@
 
 #include "textflag.h"
 
-// func prefetchOp(op *Op)
-TEXT ·prefetchOp(SB), NOSPLIT|NOFRAME, $0-8
-	MOVQ op+0(FP), AX
-	PREFETCHT0 (AX)
-	PREFETCHT0 63(AX)
-	RET
-
 // func prefetchBytes(p unsafe.Pointer, n uintptr)
 TEXT ·prefetchBytes(SB), NOSPLIT|NOFRAME, $0-16
 	MOVQ p+0(FP), AX

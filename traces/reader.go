@@ -70,8 +70,9 @@ type Reader struct {
 	progress     func(ops int)
 	progressLeft int // ops to read before the next progress report
 
-	// The fields below are EachAhead's visitor's, written for every op it
-	// visits while the reading goroutine writes n for every op it reads:
+	// The fields below are the visitor's of EachAhead (and of
+	// EachChunkAhead), written for every op (or chunk) it visits while the
+	// reading goroutine writes n for every op it reads:
 	// on one cache line, every op would move the line between the two
 	// cores, so they have lines of their own.
 	_ [64]byte
