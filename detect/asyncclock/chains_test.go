@@ -214,9 +214,13 @@ func TestWidth(t *testing.T) {
 // TestChainsInBlocksOfTheirKind checks how newChain numbers chains: a
 // looper's chains (its own and its events'), binder events' chains and
 // other threads' own chains each fill blocks of a vector clock (chunk) of
-// their own, and they leave few numbers unused.
+// their own, except a looper's first sharedLooperChains chains, which
+// share blocks with other loopers' first ones; and they leave few numbers
+// unused, also with hundreds of loopers of few chains each.
 func TestChainsInBlocksOfTheirKind(t *testing.T) {
-	for _, cfg := range []tracetest.Config{tracetest.App(3000, 1), tracetest.Android(800, 1)} {
+	manyLoopers := tracetest.App(3000, 1)
+	manyLoopers.Loopers = 300
+	for _, cfg := range []tracetest.Config{tracetest.App(3000, 1), tracetest.Android(800, 1), manyLoopers} {
 		tt := tracetest.Generate(cfg)
 		e := New(tt.Symbols, Config{Window: DefaultWindow, WideWindow: true})
 		for i := range tt.Ops {
@@ -235,10 +239,11 @@ func TestChainsInBlocksOfTheirKind(t *testing.T) {
 			if ch.own && (ch.owner == nil || ch.owner.kind != traces.Looper) {
 				return kind{own: true}
 			}
-			return kind{looper: ch.owner} // a looper's own chain is among its events'
+			return kind{looper: ch.owner} // a looper's own chain is among its events'; binder events' have none
 		}
-		taken, kinds := 0, map[kind]int{}
-		blockKind := map[int]kind{}
+		taken := 0
+		blockKinds := map[int]map[kind]int{} // by block: its chains' kinds, with how many of each
+		chainsOf := map[*thread]int{}
 		for c := 1; c < len(e.chains); c++ {
 			ch := &e.chains[c]
 			if e.tips[c].last == 0 {
@@ -253,23 +258,51 @@ func TestChainsInBlocksOfTheirKind(t *testing.T) {
 			taken++
 			k := kindOf(ch)
 			i := c >> chunkBits
-			if bk, ok := blockKind[i]; ok && bk != k {
-				t.Fatalf("block %d holds chain %d of kind %+v and chains of kind %+v", i, c, k, bk)
+			if blockKinds[i] == nil {
+				blockKinds[i] = map[kind]int{}
 			}
-			if _, ok := blockKind[i]; !ok {
-				kinds[k]++
+			blockKinds[i][k]++
+			if k.looper != nil {
+				chainsOf[k.looper]++
 			}
-			blockKind[i] = k
 		}
 		if got := e.Stats().Chains; got != taken {
 			t.Errorf("Stats().Chains = %d, want the %d chains taken", got, taken)
 		}
-		// Each kind leaves at most one block partly unused.
-		if unused := e.NumChains() - 1 - taken; unused > len(kinds)*(chunkSize-1) {
-			t.Errorf("%d of %d chain numbers unused, for %d kinds of chains", unused, e.NumChains()-1, len(kinds))
+		shared := map[*thread]int{} // by looper: its chains in blocks it shares with other loopers
+		for i, kinds := range blockKinds {
+			if len(kinds) == 1 {
+				continue
+			}
+			for k, n := range kinds {
+				if k.looper == nil {
+					t.Fatalf("block %d holds chains of %d kinds, among them %+v", i, len(kinds), k)
+				}
+				shared[k.looper] += n
+			}
 		}
-		if len(kinds) < 3 || len(blockKind) < 4 {
-			t.Errorf("%d kinds of chains in %d blocks: the test checks little", len(kinds), len(blockKind))
+		// Each kind leaves at most one block partly unused: binder events',
+		// threads', loopers' first chains, and each looper's later ones.
+		kinds := 3
+		for th, n := range chainsOf {
+			if shared[th] > sharedLooperChains {
+				t.Errorf("a looper has %d chains in blocks shared with other loopers, want at most %d", shared[th], sharedLooperChains)
+			}
+			if n > sharedLooperChains {
+				kinds++
+			}
 		}
+		if unused := e.NumChains() - 1 - taken; unused > kinds*(chunkSize-1) {
+			t.Errorf("%d of %d chain numbers unused, for %d kinds of chains (%d loopers)", unused, e.NumChains()-1, kinds, len(chainsOf))
+		}
+		// However the chains spread over the loopers, the numbers stay
+		// within a few times the chains: they size every table by Chain.
+		if e.NumChains()-1 > 4*taken+3*chunkSize {
+			t.Errorf("%d chains numbered up to %d, want at most 4 times as many numbers (and 3 partial blocks)", taken, e.NumChains()-1)
+		}
+		if len(blockKinds) < 4 {
+			t.Errorf("%d chains in %d blocks: the test checks little", taken, len(blockKinds))
+		}
+		t.Logf("%d chains (%d loopers) in %d blocks, numbered up to %d", taken, len(chainsOf), len(blockKinds), e.NumChains()-1)
 	}
 }
