@@ -688,9 +688,9 @@ type chainRange struct{ next, end Chain }
 // a trace with thousands of short-lived loopers (licorice record's
 // mytracks, 60,000 actions: 16,004 threads) then numbered 22,806 chains
 // up to 512,289, and every table by Chain and every clock's vector grew
-// with the numbers (8.7 GB of heap). With 8, at most 24 numbers are
-// unused per looper with more than 8 chains: numbers stay below 4 times
-// the chains (plus the partial blocks).
+// with the numbers (8.7 GB of heap). With 8, at most 31 numbers are
+// unused per looper of more than 8 chains, fewer than 4 per chain: the
+// numbers stay below 4.5 times the chains (plus the partial blocks).
 const sharedLooperChains = 8
 
 func (e *Engine) threadBegin(op *traces.Op) error {
