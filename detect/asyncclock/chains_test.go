@@ -215,9 +215,9 @@ func TestWidth(t *testing.T) {
 // looper's chains (its own and its events'), binder events' chains and
 // other threads' own chains each fill blocks of a vector clock (chunk) of
 // their own, except a looper's first sharedLooperChains chains, which
-// share blocks with other loopers' first ones; and they leave few numbers
-// unused, also with hundreds of loopers of few chains each (sharedLooperChains
-// says why).
+// share blocks with other loopers' first ones; and they leave few
+// numbers unused, also with hundreds of loopers of few chains each
+// (sharedLooperChains says why).
 func TestChainsInBlocksOfTheirKind(t *testing.T) {
 	manyLoopers := tracetest.App(3000, 1)
 	manyLoopers.Loopers = 300
