@@ -27,13 +27,28 @@ func newRecordCmd() *cobra.Command {
 		out       string
 		format    string
 		noSource  bool
+		globs     []string
+		timeout   time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:   "record --app NAME -o DIR",
-		Short: "Run a benchmark app in the shuffle runtime and write its traces",
-		Long: `Record runs one of licorice's benchmark apps (see --list) in the deterministic
-event-loop runtime, with random user input (a "monkey"), and writes one trace
-per run to DIR, named APP-NNN.lct (or .jsonl with --format jsonl).
+		Use:   "record --app NAME -o DIR | record [flags] -o DIR -- node PROGRAM [ARGS...]",
+		Short: "Record executions: a benchmark app, or your Node.js program",
+		Long: `Record runs a program many times and writes one trace per run to DIR, named
+APP-NNN.lct (or .jsonl with --format jsonl).
+
+With -- node PROGRAM [ARGS...], it runs your Node.js program under licorice's
+recorder (recorders/node; see docs/node.md): every callback the event loop
+runs is an event, with the sends and orders Node guarantees; reads and
+writes of object properties and of module-level and captured variables are
+recorded with their values by a load-time transform of the program's own
+files (not node_modules; --instrument adds files or packages). The program's
+output is not shown. APP is --app, or the program's file name. A run that
+throws, exits with a failing status or outlives --timeout is written and
+marked: learn skips it. Shuffled runs (--shuffled) delay timers and fs
+callbacks by seeded random amounts, never breaking an order Node guarantees.
+
+Without a command, it runs one of licorice's benchmark apps (see --list) in
+the deterministic event-loop runtime, with random user input (a "monkey").
 
 A share of the runs (--shuffled, default one half) is shuffled: the
 generation of half of the events is delayed by an exponentially distributed
@@ -45,15 +60,41 @@ correct execution, and training skips it) with the harmful race it hit, and
 a summary. Other traces of the app already in DIR (from an earlier, longer
 batch) are left alone and reported on standard error.
 
-Example:
+Examples:
 
   licorice record --app mytracks --runs 50 --actions 1000 -o train/
-  licorice record --list`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+  licorice record --list
+  licorice record --runs 50 -o train/ -- node server-test.js
+  licorice record --runs 1 --shuffled 0 --instrument agentkeepalive -o test/ -- node harness.js`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.ArgsLenAtDash() < 0 && len(args) > 0 {
+				return usageError{fmt.Errorf("record: unexpected argument %q: a program to record follows --, as in -- node PROGRAM", args[0])}
+			}
+			if cmd.ArgsLenAtDash() > 0 {
+				return usageError{fmt.Errorf("record: unexpected argument %q before --", args[0])}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
 			w := cmd.OutOrStdout()
 			if list {
 				return listApps(w)
+			}
+			if cmd.ArgsLenAtDash() == 0 {
+				for _, name := range []string{"actions", "no-src"} {
+					if cmd.Flags().Changed(name) {
+						return usageError{fmt.Errorf("record: --%s is for the benchmark apps, not for a program", name)}
+					}
+				}
+				return recordNode(cmd, nodeOptions{
+					app: app, command: args, out: out, runs: runs, shuffled: shuffled, delayMean: delayMean,
+					seed: seed, globs: globs, timeout: timeout, format: format,
+				})
+			}
+			for _, name := range []string{"instrument", "timeout"} {
+				if cmd.Flags().Changed(name) {
+					return usageError{fmt.Errorf("record: --%s is for a program (-- node PROGRAM), not for a benchmark app", name)}
+				}
 			}
 			if app == "" {
 				return usageError{errors.New("record: --app is required (see --list)")}
@@ -94,12 +135,16 @@ Example:
 				return err
 			}
 			printSummary(w, a, out, sums)
-			warnStale(cmd.ErrOrStderr(), a.Name, out, sums)
+			paths := make([]string, len(sums))
+			for i, s := range sums {
+				paths[i] = s.File
+			}
+			warnStaleFiles(cmd.ErrOrStderr(), a.Name, out, paths)
 			return nil
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&app, "app", "", "the app to run (see --list)")
+	fl.StringVar(&app, "app", "", "the benchmark app to run (see --list); with a program, the name of its traces")
 	fl.BoolVar(&list, "list", false, "describe the apps and their known bugs, and exit")
 	fl.IntVar(&runs, "runs", 50, "how many traces to write")
 	fl.IntVar(&actions, "actions", 1000, "monkey actions per run")
@@ -109,6 +154,8 @@ Example:
 	fl.StringVarP(&out, "out", "o", "", "directory to write the traces to")
 	fl.StringVar(&format, "format", "lct", "trace format: lct, jsonl or jsonl.zst")
 	fl.BoolVar(&noSource, "no-src", false, "leave out source locations (smaller traces; faster recording except on amd64)")
+	fl.StringArrayVar(&globs, "instrument", nil, "a program: also instrument these files (a glob relative to the working directory, or a package name); repeatable")
+	fl.DurationVar(&timeout, "timeout", time.Minute, "a program: stop a run that is still going after this long, and mark it crashed (0: never)")
 	return cmd
 }
 
@@ -183,12 +230,12 @@ func printSummary(w io.Writer, app *apps.App, dir string, sums []shuffle.RunSumm
 		len(sums), app.Name, dir, shuffledRuns, ops, len(sums)-crashed, crashed)
 }
 
-// warnStale reports traces of app in dir that this batch did not write:
-// a directory read later as a whole would mix them in.
-func warnStale(w io.Writer, app, dir string, sums []shuffle.RunSummary) {
-	written := make(map[string]bool, len(sums))
-	for _, s := range sums {
-		written[filepath.Base(s.File)] = true
+// warnStaleFiles reports traces of app in dir that this batch did not
+// write: a directory read later as a whole would mix them in.
+func warnStaleFiles(w io.Writer, app, dir string, files []string) {
+	written := make(map[string]bool, len(files))
+	for _, f := range files {
+		written[filepath.Base(f)] = true
 	}
 	matches, err := filepath.Glob(filepath.Join(dir, app+"-*"))
 	if err != nil {

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/licorice-dev/licorice/internal/progress"
+	"github.com/licorice-dev/licorice/recorders/nodejs"
+	"github.com/licorice-dev/licorice/traces"
+	"github.com/spf13/cobra"
+)
+
+// nodeOptions are record's flags for a Node.js program.
+type nodeOptions struct {
+	app       string
+	command   []string
+	out       string
+	runs      int
+	shuffled  float64
+	delayMean time.Duration
+	seed      int64
+	globs     []string
+	timeout   time.Duration
+	format    string
+}
+
+// recordNode records runs of a Node.js program: `record -- node PROGRAM`.
+func recordNode(cmd *cobra.Command, o nodeOptions) error {
+	if len(o.command) < 2 {
+		return usageError{errors.New("record: after -- give node and the program: -- node PROGRAM [ARGS...]")}
+	}
+	if o.out == "" {
+		return usageError{errors.New("record: -o DIR is required")}
+	}
+	if o.runs < 1 {
+		return usageError{fmt.Errorf("record: --runs %d: want at least 1", o.runs)}
+	}
+	if o.shuffled < 0 || o.shuffled > 1 {
+		return usageError{fmt.Errorf("record: --shuffled %v: want a fraction from 0 to 1", o.shuffled)}
+	}
+	if o.delayMean <= 0 {
+		return usageError{fmt.Errorf("record: --delay-mean %v: want a positive duration", o.delayMean)}
+	}
+	if o.timeout < 0 {
+		return usageError{fmt.Errorf("record: --timeout %v: want a positive duration, or 0 for none", o.timeout)}
+	}
+	f, err := traces.ParseFormat(o.format)
+	if err != nil {
+		return usageError{fmt.Errorf("record: --format: %w", err)}
+	}
+	app := o.app
+	if app == "" {
+		app = programName(o.command)
+	}
+	rec, err := nodejs.Locate()
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	bar := progress.New(cmd.ErrOrStderr(), "record "+app, "runs", int64(o.runs))
+	b := nodejs.Batch{
+		Recorder: rec, Command: append([]string{}, o.command...), Dir: o.out, App: app,
+		Runs: o.runs, Shuffled: o.shuffled, DelayMean: o.delayMean, Seed: o.seed,
+		Instrument: o.globs, Timeout: o.timeout, Format: f,
+		Progress: func(int) { bar.Add(1) },
+	}
+	sums, err := b.Record(cmd.Context())
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	printNodeSummary(cmd.OutOrStdout(), app, o.out, sums)
+	paths := make([]string, len(sums))
+	for i, s := range sums {
+		paths[i] = s.File
+	}
+	warnStaleFiles(cmd.ErrOrStderr(), app, o.out, paths)
+	return nil
+}
+
+// programName is the name of a command's program file, without its
+// extension: the first argument after node's own options.
+func programName(command []string) string {
+	for _, a := range command[1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		base := filepath.Base(a)
+		return strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	return "node"
+}
+
+// printNodeSummary tells which runs crashed and how many are correct; if
+// every run crashed, it shows the first one's standard error.
+func printNodeSummary(w io.Writer, app, dir string, sums []nodejs.RunSummary) {
+	var ops int64
+	shuffledRuns, crashed := 0, 0
+	for _, s := range sums {
+		ops += s.Ops
+		if s.Shuffled {
+			shuffledRuns++
+		}
+		if s.Crash != "" {
+			crashed++
+			kind := "regular"
+			if s.Shuffled {
+				kind = "shuffled"
+			}
+			fmt.Fprintf(w, "crashed: %s (seed %d, %s): %s\n", s.File, s.Seed, kind, s.Crash)
+		}
+	}
+	fmt.Fprintf(w, "wrote %d traces of %s to %s (%d shuffled, %d operations): %d correct, %d crashed\n",
+		len(sums), app, dir, shuffledRuns, ops, len(sums)-crashed, crashed)
+	if crashed == len(sums) && sums[0].Stderr != "" {
+		fmt.Fprintf(w, "every run crashed; the first one's standard error ends:\n%s\n", indent(sums[0].Stderr, "  "))
+	}
+}
+
+func indent(s, pre string) string {
+	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
+}

@@ -1,0 +1,152 @@
+'use strict';
+// The recorder's state: which task runs now (the main thread's own code,
+// an event, or an anonymous event), the handler calls open in it, and the
+// sends, begins and ends that the hooks in events.js report. Every op of
+// the trace goes through Recorder.emit, which names its task.
+//
+// The model (docs/causality.md, "Node.js"): one looper thread "main" runs
+// every callback as an event. The main module's synchronous code is the
+// thread's own code. Callbacks whose order Node guarantees are sent to
+// looper queues whose FIFO or Table 3.1 rule states that guarantee:
+//
+//   jobs        process.nextTick callbacks and microtasks (promise
+//               reactions, await continuations, queueMicrotask): a tick
+//               sent outside the microtask phase is (delayed, async, 0),
+//               a microtask (delayed, sync, 1), a tick sent from a
+//               microtask (delayed, sync, 2);
+//   immediate   setImmediate callbacks, FIFO;
+//   timer:D     setTimeout/setInterval callbacks of duration D ms, FIFO;
+//   io          every other callback (I/O, sockets, child processes, the
+//               callbacks whose origin is unknown). Each is sent by a
+//               worker thread of its own ("delivery"), forked from the
+//               main thread, which first waits on the signal its origin
+//               gave: so its origin happens before it, and nothing orders
+//               two of them.
+
+const { TraceWriter } = require('./trace');
+
+const mainThread = 'main';
+
+class Recorder {
+  constructor(path, header) {
+    this.w = new TraceWriter(path, header);
+    this.events = 0;
+    this.workers = 0;
+    this.mainDone = false; // the main module's synchronous code has finished
+    this.cur = null; // the running event: {id, kind, calls, depth, signal}
+    this.main = { id: mainThread, kind: 'main', calls: [], depth: 0 };
+    this.off = 0; // > 0: the recorder's own code runs; record nothing
+    this.closed = false;
+    this.errors = 0;
+    this.queues = new Set();
+    this.w.op('thread_begin', mainThread, { kind: 'looper', name: 'main' });
+    for (const q of ['jobs', 'immediate', 'io']) this.attach(q);
+  }
+
+  attach(q) {
+    if (this.queues.has(q)) return;
+    this.queues.add(q);
+    // Queues first used inside an event are attached by `licorice record`
+    // when it writes the trace (a looper attaches only outside events).
+    if (this.cur === null && !this.mainDone) this.w.op('attach', mainThread, { q });
+  }
+
+  /** task is the running task: an event, the main thread, or a new anonymous event. */
+  task() {
+    if (this.cur !== null) return this.cur;
+    if (!this.mainDone) return this.main;
+    return this.anonymous();
+  }
+
+  /** emit writes op kind of the running task. */
+  emit(kind, fields, src) {
+    if (this.closed) return;
+    this.w.op(kind, this.task().id, fields, src);
+  }
+
+  newEvent() {
+    return 'E' + ++this.events;
+  }
+
+  /**
+   * send sends a new event to queue q from the running task and returns
+   * its id. opts: {async, delay}.
+   */
+  send(q, opts) {
+    const e = this.newEvent();
+    this.attach(q);
+    this.emit('send', { q, e, delay: opts && opts.delay ? opts.delay : undefined, async: opts && opts.async ? true : undefined });
+    return e;
+  }
+
+  /** remove removes a pending event. */
+  remove(e) {
+    this.emit('remove', { e });
+  }
+
+  /** signal gives handle m from the running task. */
+  signal(m) {
+    this.emit('signal', { m });
+  }
+
+  /**
+   * deliver sends a new event to the io queue from a worker thread of its
+   * own, forked by the main thread, that first waits on origin (if any):
+   * the origin happens before the event, and nothing else does.
+   * It must be called between events.
+   */
+  deliver(origin) {
+    const w = 'w' + ++this.workers;
+    const e = this.newEvent();
+    this.w.op('fork', mainThread, { child: w });
+    this.w.op('thread_begin', w, {});
+    if (origin) this.w.op('wait', w, { m: origin });
+    this.w.op('send', w, { q: 'io', e });
+    this.w.op('thread_end', w, {});
+    return e;
+  }
+
+  /** begin starts event e, of kind (tick, micro, macro, anon), on the main thread. */
+  begin(e, kind) {
+    if (this.cur !== null) this.end();
+    this.mainDone = true;
+    this.w.op('begin', e, { thread: mainThread });
+    this.cur = { id: e, kind, calls: [], depth: 0, signal: false };
+  }
+
+  /** end ends the running event, closing its open calls. */
+  end() {
+    const ev = this.cur;
+    if (ev === null) return;
+    this.closeCalls(ev);
+    if (ev.signal) this.w.op('signal', ev.id, { m: 's:' + ev.id });
+    this.w.op('end', ev.id);
+    this.cur = null;
+  }
+
+  /** anonymous begins an event for code that runs outside every known callback. */
+  anonymous() {
+    const e = this.deliver(undefined);
+    this.begin(e, 'anon');
+    return this.cur;
+  }
+
+  closeCalls(t) {
+    while (t.calls.length > 0) {
+      const f = t.calls.pop();
+      this.w.op('ret', t.id, { h: f.name });
+    }
+    t.depth = 0;
+  }
+
+  /** finish closes the trace: the running event ends, and the file is flushed. */
+  finish() {
+    if (this.closed) return;
+    if (this.cur !== null) this.end();
+    this.closeCalls(this.main);
+    this.w.flush();
+    this.w.sync = true; // the exit listeners after ours still write, at once
+  }
+}
+
+module.exports = { Recorder, mainThread };

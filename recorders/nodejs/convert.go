@@ -1,0 +1,191 @@
+package nodejs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// converted is what convert learned of a run.
+type converted struct {
+	ops    int64
+	events int
+	crash  string // the first error op's message
+}
+
+// mainThread is the id of the recorder's looper thread.
+const mainThread = "main"
+
+// convert writes the recorder's raw output as a trace with header h in
+// format f: the queues first used inside events are attached after the
+// main thread's first attach, every op is validated, and if the run ended
+// badly (end, the message of an error op) without an error op of its
+// own, one is added to the task that was running. A raw file cut in the
+// middle of a line (the program was killed) loses that line.
+func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end string) (converted, error) {
+	var res converted
+	if err := trimPartialLine(raw); err != nil {
+		return res, err
+	}
+	if st, err := os.Stat(raw); err != nil {
+		return res, err
+	} else if st.Size() == 0 {
+		msg := "the recorder wrote nothing: is the command Node.js (`-- node PROGRAM`)?"
+		if end != "" {
+			msg += " " + end
+		}
+		return res, errors.New(msg)
+	}
+
+	// Pass 1: the queues sent to that no attach op serves.
+	attached := map[traces.Sym]bool{}
+	var extra []traces.Sym
+	{
+		r, err := traces.Open(raw, traces.WithoutValidation())
+		if err != nil {
+			return res, err
+		}
+		var op traces.Op
+		for {
+			err := r.Next(&op)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				r.Close()
+				return res, err
+			}
+			switch op.Kind {
+			case traces.Attach:
+				attached[op.Queue] = true
+			case traces.Send:
+				if !attached[op.Queue] {
+					attached[op.Queue] = true
+					extra = append(extra, op.Queue)
+				}
+			}
+		}
+		r.Close()
+	}
+
+	// Pass 2: the trace.
+	r, err := traces.Open(raw, traces.WithoutValidation())
+	if err != nil {
+		return res, err
+	}
+	defer r.Close()
+	syms := r.Symbols()
+	tw, err := traces.NewWriter(w, f, h, syms)
+	if err != nil {
+		return res, err
+	}
+	v := traces.NewValidator(syms)
+	main := syms.Intern(mainThread)
+	running := traces.NoSym // the event the main thread runs
+	line := 1
+	write := func(op *traces.Op) error {
+		if err := v.Check(op, line); err != nil {
+			return fmt.Errorf("the recorder wrote an invalid trace: %s:%d: %w", raw, r.Line(), err)
+		}
+		res.ops++
+		return tw.Write(op)
+	}
+	inserted := false
+	var op traces.Op
+	for {
+		err := r.Next(&op)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return res, err
+		}
+		line++
+		switch op.Kind {
+		case traces.Begin:
+			if op.Thread == main {
+				running = op.Task
+			}
+			res.events++
+		case traces.End:
+			if op.Task == running {
+				running = traces.NoSym
+			}
+		case traces.Error:
+			if res.crash == "" {
+				res.crash = syms.String(op.Name)
+				if res.crash == "" {
+					res.crash = "error"
+				}
+			}
+		}
+		if err := write(&op); err != nil {
+			return res, err
+		}
+		if op.Kind == traces.Attach && op.Task == main && !inserted {
+			inserted = true
+			for _, q := range extra {
+				a := traces.Op{Kind: traces.Attach, Task: main, Queue: q, HasTS: op.HasTS, TS: op.TS}
+				if err := write(&a); err != nil {
+					return res, err
+				}
+			}
+		}
+	}
+	if !inserted && len(extra) > 0 {
+		return res, fmt.Errorf("the recorder wrote an invalid trace: %s: the main thread attaches no queue", raw)
+	}
+	if end != "" && res.crash == "" {
+		task := main
+		if running != traces.NoSym {
+			task = running
+		}
+		e := traces.Op{Kind: traces.Error, Task: task, Name: syms.Intern(end)}
+		if err := write(&e); err != nil {
+			return res, err
+		}
+		res.crash = end
+	}
+	if err := tw.Close(); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// trimPartialLine cuts a file after its last newline.
+func trimPartialLine(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := st.Size()
+	const chunk = 1 << 16
+	buf := make([]byte, chunk)
+	for off := size; off > 0; {
+		n := int64(chunk)
+		if off < n {
+			n = off
+		}
+		off -= n
+		if _, err := f.ReadAt(buf[:n], off); err != nil {
+			return err
+		}
+		for i := n - 1; i >= 0; i-- {
+			if buf[i] == '\n' {
+				if off+i+1 == size {
+					return nil
+				}
+				return f.Truncate(off + i + 1)
+			}
+		}
+	}
+	return f.Truncate(0)
+}

@@ -1,0 +1,61 @@
+package nodejs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// EnvRecorder names the environment variable that points at the
+// recorder's folder (recorders/node of a licorice checkout).
+const EnvRecorder = "LICORICE_NODE_RECORDER"
+
+// entry is the recorder's preload script, relative to its folder.
+const entry = "lib/register.js"
+
+// Locate finds the recorder's folder: $LICORICE_NODE_RECORDER, else
+// recorders/node in the directory of the licorice executable or of the
+// working directory, or in one of their parents (a checkout). It checks
+// that the recorder's npm packages are installed.
+func Locate() (string, error) {
+	if dir := os.Getenv(EnvRecorder); dir != "" {
+		return checkRecorder(dir, EnvRecorder+"="+dir)
+	}
+	var starts []string
+	if exe, err := os.Executable(); err == nil {
+		if exe, err = filepath.EvalSymlinks(exe); err == nil {
+			starts = append(starts, filepath.Dir(exe))
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	for _, s := range starts {
+		for dir := s; ; dir = filepath.Dir(dir) {
+			cand := filepath.Join(dir, "recorders", "node")
+			if _, err := os.Stat(filepath.Join(cand, entry)); err == nil {
+				return checkRecorder(cand, cand)
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return "", errors.New("cannot find the Node.js recorder (recorders/node of a licorice checkout): " +
+		"run licorice from the checkout, or set " + EnvRecorder + " to that folder")
+}
+
+func checkRecorder(dir, what string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("node recorder %s: %w", what, err)
+	}
+	if _, err := os.Stat(filepath.Join(abs, entry)); err != nil {
+		return "", fmt.Errorf("node recorder %s: no %s there", what, entry)
+	}
+	if _, err := os.Stat(filepath.Join(abs, "node_modules", "@babel", "core")); err != nil {
+		return "", fmt.Errorf("node recorder %s: its packages are not installed: run `npm ci --prefix %s`", what, abs)
+	}
+	return abs, nil
+}
