@@ -41,8 +41,8 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 	}
 
 	// Pass 1: the queues sent to that no attach op serves.
-	attached := map[traces.Sym]bool{}
-	var extra []traces.Sym
+	attached := map[string]bool{}
+	var extra []string // by name: pass 2 reads with a symbol table of its own
 	{
 		r, err := traces.Open(raw, traces.WithoutValidation())
 		if err != nil {
@@ -60,11 +60,11 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 			}
 			switch op.Kind {
 			case traces.Attach:
-				attached[op.Queue] = true
+				attached[r.Symbols().String(op.Queue)] = true
 			case traces.Send:
-				if !attached[op.Queue] {
-					attached[op.Queue] = true
-					extra = append(extra, op.Queue)
+				if q := r.Symbols().String(op.Queue); !attached[q] {
+					attached[q] = true
+					extra = append(extra, q)
 				}
 			}
 		}
@@ -128,7 +128,7 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 		if op.Kind == traces.Attach && op.Task == main && !inserted {
 			inserted = true
 			for _, q := range extra {
-				a := traces.Op{Kind: traces.Attach, Task: main, Queue: q, HasTS: op.HasTS, TS: op.TS}
+				a := traces.Op{Kind: traces.Attach, Task: main, Queue: syms.Intern(q), HasTS: op.HasTS, TS: op.TS}
 				if err := write(&a); err != nil {
 					return res, err
 				}

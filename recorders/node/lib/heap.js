@@ -103,15 +103,21 @@ function createRuntime(rec) {
   };
   const comparisons = new Set(['<', '<=', '>', '>=', '==', '!=', '===', '!==']);
 
+  // A method looked up on a prototype, or a function read off an object
+  // that instrumented code did not make (a module's exports, a built-in),
+  // is code, not shared data: such reads are not recorded.
+  const made = new WeakSet(); // objects allocated by instrumented code
+  const tracked = (o, k, v) => isObj(o) && (typeof v !== 'function' || (made.has(o) && Object.prototype.hasOwnProperty.call(o, k)));
+
   const lc = {
     get(o, k, src) {
       const v = o[k];
-      if (isObj(o) && on()) read(o, k, v, src, false);
+      if (tracked(o, k, v) && on()) read(o, k, v, src, false);
       return v;
     },
     invoke(o, k, src, ...args) {
       const f = o[k];
-      if (isObj(o) && on()) read(o, k, f, src, true);
+      if (tracked(o, k, f) && on()) read(o, k, f, src, true);
       if (typeof f !== 'function') throw new TypeError(String(k) + ' is not a function');
       return Reflect.apply(f, o, args);
     },
@@ -163,9 +169,14 @@ function createRuntime(rec) {
       return v;
     },
     alloc(v, site, type) {
-      if (!isObj(v) || !on() || ids.has(v)) return v;
+      if (!isObj(v) || !on()) return v;
+      if (ids.has(v)) {
+        made.add(v); // a constructor's this, met before new returned it
+        return v;
+      }
       const id = 'o' + ++objects;
       ids.set(v, id);
+      made.add(v);
       rec.emit('alloc', { obj: id, site, type: type || typeName(v) }, site);
       if (type === 'Object') {
         // An object literal's fields have their initial values.

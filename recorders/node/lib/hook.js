@@ -7,7 +7,14 @@
 // and a bare package name ("del", "@scope/pkg") stands for every file of
 // that package, wherever it is installed. The recorder's own files are
 // never instrumented.
+//
+// Transformed files are cached (cacheDir, keyed by the transform's own
+// source, the file's path and its content), so that a batch of runs loads
+// Babel once, not once per run.
 
+const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const { addHook } = require('pirates');
 const picomatch = require('picomatch');
@@ -28,14 +35,38 @@ function matcher({ root, globs, recorderDir }) {
   };
 }
 
-/** install hooks require for .js and .cjs files. */
+/** install hooks require for .js and .cjs files. opts.cacheDir '' turns the cache off. */
 function install(opts) {
-  const { transform } = require('./transform');
+  let transform = null;
+  const version = crypto.createHash('sha256').update(fs.readFileSync(path.join(__dirname, 'transform.js'))).digest('hex').slice(0, 16);
+  const cacheDir = opts.cacheDir === undefined ? path.join(os.tmpdir(), 'licorice-node-' + version) : opts.cacheDir;
   const match = matcher(opts);
   return addHook(
     (code, filename) => {
       const rel = path.relative(opts.root, filename).split(path.sep).join('/');
-      return transform(code, { filename, relPath: rel }).code;
+      let file = '';
+      if (cacheDir !== '') {
+        const key = crypto.createHash('sha256').update(version + '\0' + rel + '\0' + code).digest('hex');
+        file = path.join(cacheDir, key + '.js');
+        try {
+          return fs.readFileSync(file, 'utf8');
+        } catch {
+          // not cached yet
+        }
+      }
+      if (transform === null) transform = require('./transform').transform;
+      const out = transform(code, { filename, relPath: rel }).code;
+      if (file !== '') {
+        try {
+          fs.mkdirSync(cacheDir, { recursive: true });
+          const tmp = file + '.' + process.pid + '.tmp';
+          fs.writeFileSync(tmp, out);
+          fs.renameSync(tmp, file);
+        } catch {
+          // a cache that cannot be written only costs time
+        }
+      }
+      return out;
     },
     { exts: ['.js', '.cjs'], matcher: match, ignoreNodeModules: false },
   );

@@ -12,6 +12,9 @@
 //                         instrument (relative to LICORICE_ROOT; a bare
 //                         package name means that package)
 //   LICORICE_ROOT         the directory source locations are relative to
+//   LICORICE_CACHE        where transformed files are cached (default: a
+//                         folder in the system's temporary directory;
+//                         empty: no cache)
 //
 // The program's own files (not node_modules) are instrumented by default.
 // In a worker thread the recorder does nothing: worker threads are not
@@ -54,7 +57,7 @@ function main() {
   } catch {
     globs = [];
   }
-  if (envOr('LICORICE_NO_TRANSFORM', '') !== '1') hook.install({ root, globs, recorderDir: path.resolve(__dirname, '..') });
+  if (envOr('LICORICE_NO_TRANSFORM', '') !== '1') hook.install({ root, globs, recorderDir: path.resolve(__dirname, '..'), cacheDir: settings.LICORICE_CACHE });
 
   events.install(rec);
   if (envOr('LICORICE_SHUFFLE', '0') === '1') {
