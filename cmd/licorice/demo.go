@@ -6,6 +6,7 @@ import (
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/eval"
+	"github.com/licorice-dev/licorice/recorders/nodejs"
 	"github.com/spf13/cobra"
 )
 
@@ -15,6 +16,7 @@ func newDemoCmd() *cobra.Command {
 		app     string
 		runs    int
 		actions int
+		node    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -31,13 +33,18 @@ example) and tells what happens at each step:
      run (licorice detect), and compare with a race detector (licorice races).
 
 It ends with the report and which of its findings are the app's known bugs.
+
+With --node it does the same on a Node.js program (a cache service whose
+configuration is read asynchronously, recorders/node/examples/cache) with
+licorice's Node.js recorder, and then on the program's fixed version.
 Everything goes to a temporary directory, removed at the end; --keep DIR
 keeps the traces and the spec to look at them with the other commands.
 
 Example:
 
   licorice demo
-  licorice demo --keep demo/ && licorice spec show demo/mytracks.spec.json`,
+  licorice demo --keep demo/ && licorice spec show demo/mytracks.spec.json
+  licorice demo --node`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runs < 2 || actions < 1 {
@@ -57,6 +64,21 @@ Example:
 				return err
 			}
 			w := cmd.OutOrStdout()
+			if node {
+				rec, err := nodejs.Locate()
+				if err != nil {
+					return fmt.Errorf("demo: %w", err)
+				}
+				if err := eval.NodeDemo(cmd.Context(), w, eval.NodeDemoConfig{
+					Recorder: rec, TrainRuns: runs, Dir: dir, Window: asyncclock.DefaultWindow, Color: colorOK(w),
+				}); err != nil {
+					return err
+				}
+				if keep != "" {
+					fmt.Fprintf(w, "The traces and the spec are in %s.\n", keep)
+				}
+				return nil
+			}
 			err = eval.Demo(cmd.Context(), w, eval.DemoConfig{
 				App: list[0], TrainRuns: runs, TrainActions: actions, Dir: dir,
 				Window: asyncclock.DefaultWindow, Color: colorOK(w),
@@ -75,5 +97,6 @@ Example:
 	fl.StringVar(&app, "app", "mytracks", "the benchmark app to run (see licorice record --list)")
 	fl.IntVar(&runs, "runs", 50, "training runs")
 	fl.IntVar(&actions, "actions", 500, "monkey actions per training run")
+	fl.BoolVar(&node, "node", false, "run the Node.js example with the Node.js recorder instead")
 	return cmd
 }

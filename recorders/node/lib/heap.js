@@ -3,8 +3,9 @@
 // writes with their values, allocations, handler calls, relations. Objects
 // are named o1, o2, … in the order the recorder first meets them; one
 // made by instrumented code is allocated at its source location, one
-// made elsewhere (Node, an uninstrumented package) at "external:<its
-// constructor>" when it is first read or written.
+// made elsewhere (Node, an uninstrumented package) or met first inside
+// its constructor is allocated when it is first read or written, at a
+// site named by its constructor ("Cache", "Socket", "Object").
 
 const { encodeScalar, str, raw } = require('./trace');
 
@@ -40,7 +41,7 @@ function createRuntime(rec) {
       id = 'o' + ++objects;
       ids.set(o, id);
       const t = typeName(o);
-      rec.emit('alloc', { obj: id, site: 'external:' + t, type: t });
+      rec.emit('alloc', { obj: id, site: t, type: t });
     }
     return id;
   };

@@ -26,9 +26,9 @@ function matcher({ root, globs, recorderDir }) {
     const m = picomatch(g, { dot: true });
     return (rel) => m(rel);
   });
-  const own = recorderDir + path.sep;
+  const own = [path.join(recorderDir, 'lib') + path.sep, path.join(recorderDir, 'node_modules') + path.sep];
   return (filename) => {
-    if (filename.startsWith(own)) return false;
+    if (own.some((d) => filename.startsWith(d))) return false;
     const rel = path.relative(root, filename).split(path.sep).join('/');
     if (!rel.split('/').includes('node_modules')) return true;
     return tests.some((t) => t(rel));
