@@ -199,9 +199,13 @@ func (b *Batch) recordOne(ctx context.Context, i int, path string) (RunSummary, 
 	defer f.Abort()
 	res, err := convert(rawName, f, b.Format, &h, end)
 	if err != nil {
-		keep := filepath.Join(b.Dir, "."+filepath.Base(path)+".raw.jsonl")
-		if os.Rename(rawName, keep) == nil {
-			err = fmt.Errorf("%w (the recorder's output is kept in %s)", err, keep)
+		var inv invalidError
+		if errors.As(err, &inv) {
+			// A recorder bug: its output is kept for the report.
+			keep := filepath.Join(os.TempDir(), "licorice-"+filepath.Base(path)+".raw.jsonl")
+			if os.Rename(rawName, keep) == nil {
+				err = fmt.Errorf("%w (the recorder's output is kept in %s; please report it)", err, keep)
+			}
 		}
 		return RunSummary{}, fmt.Errorf("record: run %d: %w", i, err)
 	}

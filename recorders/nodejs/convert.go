@@ -16,6 +16,12 @@ type converted struct {
 	crash  string // the first error op's message
 }
 
+// invalidError is a raw trace that breaks the contract: a recorder bug.
+type invalidError struct{ err error }
+
+func (e invalidError) Error() string { return e.err.Error() }
+func (e invalidError) Unwrap() error { return e.err }
+
 // mainThread is the id of the recorder's looper thread.
 const mainThread = "main"
 
@@ -88,7 +94,7 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 	line := 1
 	write := func(op *traces.Op) error {
 		if err := v.Check(op, line); err != nil {
-			return fmt.Errorf("the recorder wrote an invalid trace: %s:%d: %w", raw, r.Line(), err)
+			return invalidError{fmt.Errorf("the recorder wrote an invalid trace: %s:%d: %w", raw, r.Line(), err)}
 		}
 		res.ops++
 		return tw.Write(op)
@@ -101,7 +107,7 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 			break
 		}
 		if err != nil {
-			return res, err
+			return res, invalidError{err}
 		}
 		line++
 		switch op.Kind {
@@ -136,7 +142,7 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 		}
 	}
 	if !inserted && len(extra) > 0 {
-		return res, fmt.Errorf("the recorder wrote an invalid trace: %s: the main thread attaches no queue", raw)
+		return res, invalidError{fmt.Errorf("the recorder wrote an invalid trace: %s: the main thread attaches no queue", raw)}
 	}
 	if end != "" && res.crash == "" {
 		task := main

@@ -1,10 +1,13 @@
 package nodejs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // EnvRecorder names the environment variable that points at the
@@ -16,8 +19,9 @@ const entry = "lib/register.js"
 
 // Locate finds the recorder's folder: $LICORICE_NODE_RECORDER, else
 // recorders/node in the directory of the licorice executable or of the
-// working directory, or in one of their parents (a checkout). It checks
-// that the recorder's npm packages are installed.
+// working directory, or in one of their parents (a checkout). If the
+// recorder's npm packages are not installed yet, it installs them from
+// its lockfile (npm ci).
 func Locate() (string, error) {
 	if dir := os.Getenv(EnvRecorder); dir != "" {
 		return checkRecorder(dir, EnvRecorder+"="+dir)
@@ -55,7 +59,25 @@ func checkRecorder(dir, what string) (string, error) {
 		return "", fmt.Errorf("node recorder %s: no %s there", what, entry)
 	}
 	if _, err := os.Stat(filepath.Join(abs, "node_modules", "@babel", "core")); err != nil {
-		return "", fmt.Errorf("node recorder %s: its packages are not installed: run `npm ci --prefix %s`", what, abs)
+		if err := install(abs); err != nil {
+			return "", fmt.Errorf("node recorder %s: its npm packages are not installed, and `npm ci --prefix %s` failed: %w", what, abs, err)
+		}
 	}
 	return abs, nil
+}
+
+// install runs npm ci in the recorder's folder.
+func install(dir string) error {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "licorice: installing the Node.js recorder's packages (npm ci --prefix %s)\n", dir)
+	cmd := exec.Command(npm, "ci", "--prefix", dir, "--no-audit", "--no-fund")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%w: %s", err, strings.TrimSpace(out.String()))
+	}
+	return nil
 }

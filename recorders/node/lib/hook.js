@@ -55,7 +55,15 @@ function install(opts) {
         }
       }
       if (transform === null) transform = require('./transform').transform;
-      const out = transform(code, { filename, relPath: rel }).code;
+      let out;
+      try {
+        out = transform(code, { filename, relPath: rel }).code;
+      } catch (err) {
+        // Not JavaScript that Babel reads: Node loads it as it is, and
+        // reports its own SyntaxError if it is not JavaScript at all.
+        process.stderr.write('licorice: ' + rel + ' is not instrumented: ' + (err && err.message ? err.message.split('\n')[0] : err) + '\n');
+        return code;
+      }
       if (file !== '') {
         try {
           fs.mkdirSync(cacheDir, { recursive: true });

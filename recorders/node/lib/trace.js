@@ -15,6 +15,7 @@ const fs = require('fs');
 
 const flushAt = 1 << 18; // bytes buffered before a write
 const maxString = 200; // longer strings are cut and marked
+const flushEvery = 200; // ms between flushes at most, while ops come
 
 class TraceWriter {
   /**
@@ -27,8 +28,10 @@ class TraceWriter {
     this.size = 0;
     this.sync = false; // every line written at once (the process is exiting)
     this.start = process.hrtime.bigint();
+    this.lastFlush = 0;
     this.ops = 0;
     this.line(JSON.stringify({ licorice_trace: 1, ...header }));
+    this.flush(); // a run killed early still has its header
   }
 
   /** now is the time since the recording began, in ms with µs precision. */
@@ -50,10 +53,16 @@ class TraceWriter {
         if (v !== undefined) s += ',"' + k + '":' + (typeof v === 'string' ? str(v) : typeof v === 'object' ? v.json : v);
       }
     }
-    s += ',"ts":' + this.now();
+    const ts = this.now();
+    s += ',"ts":' + ts;
     if (src) s += ',"src":' + str(src);
     this.ops++;
     this.line(s + '}');
+    // A run that is killed (a timeout) loses at most flushEvery ms.
+    if (ts - this.lastFlush > flushEvery) {
+      this.lastFlush = ts;
+      this.flush();
+    }
   }
 
   line(s) {

@@ -1,0 +1,3 @@
+'use strict';
+let n = 0;
+setInterval(function forever() { n++; }, 5);

@@ -1,0 +1,2 @@
+This is not JavaScript, but a note.
+It has two lines.
