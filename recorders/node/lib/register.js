@@ -107,12 +107,16 @@ function describe(err, origin) {
   return kind + ': ' + s;
 }
 
-/** firstFrame is the first stack frame of err as "file:line:col", relative to root. */
+/**
+ * firstFrame is the first stack frame of err in the program (not in Node,
+ * not in the recorder) as "file:line:col", relative to root.
+ */
 function firstFrame(err, root) {
   const stack = err && typeof err.stack === 'string' ? err.stack : '';
+  const own = __dirname + path.sep;
   for (const line of stack.split('\n').slice(1)) {
     const m = /\(?((?:file:\/\/)?[^()\s]+):(\d+):(\d+)\)?\s*$/.exec(line);
-    if (m === null || m[1].startsWith('node:')) continue;
+    if (m === null || m[1].startsWith('node:') || m[1].startsWith(own)) continue;
     let f = m[1].replace(/^file:\/\//, '');
     if (path.isAbsolute(f)) f = path.relative(root, f).split(path.sep).join('/');
     return f + ':' + m[2] + ':' + m[3];

@@ -1,0 +1,181 @@
+'use strict';
+// The recorder end to end: small programs run under `node --require
+// lib/register.js`, and the ops they write. These tests check what the
+// trace says of Node's orders (lib/recorder.js, docs/causality.md) and of
+// the heap; the Go side validates and converts the same output.
+
+const test = require('node:test');
+const assert = require('node:assert');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const register = path.join(__dirname, '..', 'lib', 'register.js');
+
+/** record runs source as a program and returns its header and ops. */
+function record(source, env = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'licorice-rec-'));
+  try {
+    const prog = path.join(dir, 'prog.js');
+    fs.writeFileSync(prog, source);
+    const out = path.join(dir, 'trace.jsonl');
+    try {
+      execFileSync(process.execPath, ['--require', register, prog], {
+        cwd: dir,
+        env: { ...process.env, LICORICE_OUT: out, LICORICE_ROOT: dir, LICORICE_CACHE: '', ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+    } catch (err) {
+      if (!env.expectFailure) throw err;
+    }
+    const lines = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    return { header: lines[0], ops: lines.slice(1) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** sendOf returns the send op of the event whose first call is handler h. */
+function eventOf(ops, h) {
+  const call = ops.find((o) => o.op === 'call' && o.h === h && o.t !== 'main');
+  assert.ok(call, 'no event calls ' + h);
+  const send = ops.find((o) => o.op === 'send' && o.e === call.t);
+  assert.ok(send, 'no send of ' + call.t);
+  return { id: call.t, send };
+}
+
+test('the header and the main thread', () => {
+  const { header, ops } = record('1;', { LICORICE_HEADER: JSON.stringify({ app: 'x', run: 'run-000' }) });
+  assert.deepStrictEqual([header.licorice_trace, header.platform, header.app, header.run], [1, 'node', 'x', 'run-000']);
+  assert.deepStrictEqual(ops.slice(0, 4).map((o) => [o.op, o.t, o.q || o.kind]), [
+    ['thread_begin', 'main', 'looper'],
+    ['attach', 'main', 'jobs'],
+    ['attach', 'main', 'immediate'],
+    ['attach', 'main', 'io'],
+  ]);
+});
+
+test('ticks and microtasks: their places in the jobs queue', () => {
+  const { ops } = record(`
+    process.nextTick(function tickMain() {});
+    Promise.resolve().then(function microMain() {
+      process.nextTick(function tickFromMicro() {});
+    });
+    queueMicrotask(function queued() {});
+  `);
+  const cases = [
+    ['tickMain', { q: 'jobs', async: true, delay: undefined }],
+    ['microMain', { q: 'jobs', async: undefined, delay: 1 }],
+    ['tickFromMicro', { q: 'jobs', async: undefined, delay: 2 }],
+    ['queued', { q: 'jobs', async: undefined, delay: 1 }],
+  ];
+  for (const [h, want] of cases) {
+    const { send } = eventOf(ops, h);
+    assert.deepStrictEqual({ q: send.q, async: send.async, delay: send.delay }, want, h);
+  }
+});
+
+test('a reaction registered in one event and settled in another waits for the registration', () => {
+  const { ops } = record(`
+    let resolve;
+    const p = new Promise((r) => { resolve = r; });
+    setTimeout(function register() { p.then(function reaction() {}); }, 1);
+    setTimeout(function settle() { resolve(1); }, 5);
+  `);
+  const reg = eventOf(ops, 'register').id;
+  const settle = eventOf(ops, 'settle').id;
+  const { send } = eventOf(ops, 'reaction');
+  assert.strictEqual(send.t, settle, 'the settling event sends the reaction');
+  const sig = ops.findIndex((o) => o.op === 'signal' && o.t === reg && o.m === 's:' + reg);
+  const wait = ops.findIndex((o) => o.op === 'wait' && o.t === settle && o.m === 's:' + reg);
+  assert.ok(sig >= 0 && wait > sig, 'the registering event signals s:E at its end and the settler waits on it');
+  assert.ok(ops.indexOf(send) > wait);
+});
+
+test('timers: a queue per duration, intervals, clearTimeout', () => {
+  const { ops } = record(`
+    setTimeout(function zero() {}, 0);
+    setTimeout(function ten() {}, 10);
+    const t = setTimeout(function cancelled() {}, 10);
+    clearTimeout(t);
+    let n = 0;
+    const iv = setInterval(function every() { if (++n === 3) clearInterval(iv); }, 2);
+  `);
+  assert.strictEqual(eventOf(ops, 'zero').send.q, 'timer:1', 'setTimeout(f, 0) is stored as 1 ms');
+  assert.strictEqual(eventOf(ops, 'ten').send.q, 'timer:10');
+  const removes = ops.filter((o) => o.op === 'remove');
+  assert.strictEqual(removes.length, 1, 'clearTimeout removes the pending event');
+  const firings = ops.filter((o) => o.op === 'call' && o.h === 'every').map((o) => o.t);
+  assert.strictEqual(firings.length, 3);
+  for (let i = 1; i < firings.length; i++) {
+    const send = ops.find((o) => o.op === 'send' && o.e === firings[i]);
+    assert.strictEqual(send.t, firings[i - 1], 'each firing sends the next');
+  }
+});
+
+test('an fs callback is delivered by a worker that waits on its request', () => {
+  const { ops } = record(`
+    const fs = require('fs');
+    setTimeout(function ask() { fs.stat(__filename, function answered() {}); }, 1);
+  `);
+  const ask = eventOf(ops, 'ask').id;
+  const { send } = eventOf(ops, 'answered');
+  assert.strictEqual(send.q, 'io');
+  assert.match(send.t, /^w\d+$/);
+  const wait = ops.find((o) => o.op === 'wait' && o.t === send.t);
+  const signal = ops.find((o) => o.op === 'signal' && o.m === wait.m);
+  assert.strictEqual(signal.t, ask, 'the request signals what the delivery waits on');
+  assert.ok(ops.some((o) => o.op === 'fork' && o.t === 'main' && o.child === send.t));
+});
+
+test('the heap: writes with values, references, undefined as null, handler names', () => {
+  const { ops } = record(`
+    class Box { constructor() { this.item = undefined; this.n = 1.5; } }
+    const box = new Box();
+    setTimeout(function fill() { box.item = { label: 'x' }; box.n = 2; }, 1);
+  `);
+  const fill = eventOf(ops, 'fill').id;
+  const writes = ops.filter((o) => o.op === 'write' && o.t === fill && o.field !== undefined);
+  const item = writes.find((o) => o.field === 'item');
+  assert.ok(item.val && typeof item.val.ref === 'string', 'a reference to the new object');
+  const alloc = ops.find((o) => o.op === 'alloc' && o.obj === item.val.ref);
+  assert.strictEqual(alloc.type, 'Object');
+  assert.match(alloc.site, /^prog\.js:4:\d+$/);
+  assert.strictEqual(writes.find((o) => o.field === 'n').val, 2);
+  const init = ops.filter((o) => o.op === 'write' && o.t === 'main');
+  assert.strictEqual(init.find((o) => o.field === 'item').val, null, 'undefined is recorded as null');
+  assert.strictEqual(init.find((o) => o.field === 'n').val, 1.5);
+  assert.ok(ops.some((o) => o.op === 'call' && o.h === 'Box.constructor' && o.t === 'main'));
+});
+
+test('an uncaught exception is an error op with its first frame', () => {
+  const { ops } = record(`setTimeout(function boom() { null.x; }, 1);`, { expectFailure: true });
+  const err = ops.find((o) => o.op === 'error');
+  assert.match(err.msg, /^uncaught exception: TypeError: Cannot read properties of null/);
+  assert.match(err.src, /^prog\.js:1:\d+$/);
+  assert.strictEqual(err.t, eventOf(ops, 'boom').id);
+});
+
+test('shuffling: the same seed makes the same decisions', () => {
+  const prog = `for (const d of [1, 2, 3, 4, 5, 6, 7, 8]) setTimeout(function t() {}, d * 3);`;
+  const queues = (seed) =>
+    record(prog, { LICORICE_SHUFFLE: '1', LICORICE_SEED: String(seed) })
+      .ops.filter((o) => o.op === 'send')
+      .map((o) => o.q);
+  const a = queues(7);
+  assert.deepStrictEqual(queues(7), a);
+  const plain = [3, 6, 9, 12, 15, 18, 21, 24].map((d) => 'timer:' + d);
+  assert.notDeepStrictEqual(a, plain, 'some durations got an extra delay');
+  assert.notDeepStrictEqual(queues(8), a, 'another seed decides otherwise');
+});
+
+test('a worker thread is not recorded, and the main thread is', () => {
+  const { ops } = record(`
+    const { Worker } = require('worker_threads');
+    const w = new Worker('1', { eval: true });
+    w.on('exit', function exited() {});
+  `);
+  assert.ok(ops.some((o) => o.op === 'call' && o.h === 'exited'));
+  assert.ok(ops.every((o) => o.t === undefined || /^(main|E\d+|w\d+)$/.test(o.t)));
+});
