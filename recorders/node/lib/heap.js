@@ -237,6 +237,10 @@ function createRuntime(rec) {
       last = null;
       return l;
     },
+    /** idOf names an object for the recorder's own modules (highlevel.js). */
+    idOf(o) {
+      return ref(o);
+    },
     bin(op, a, la, b, lb, src) {
       const r = arith(op, a, b);
       if (la !== null && lb !== null && on()) {

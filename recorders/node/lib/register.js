@@ -48,7 +48,8 @@ function main() {
   const rec = new Recorder(out, { platform: 'node', ...header });
   rec.internalOrigin = 0;
   rec.internal = 0;
-  globalThis.__licorice = createRuntime(rec);
+  const heap = createRuntime(rec);
+  globalThis.__licorice = heap;
 
   const root = envOr('LICORICE_ROOT', process.cwd());
   let globs = [];
@@ -66,6 +67,9 @@ function main() {
       delayMean: Number(envOr('LICORICE_DELAY_MEAN', '10')) || 10,
     });
   }
+  // After the shuffler: a path's state is read where the program's
+  // callback runs, after any delay.
+  require('./highlevel').install(rec, heap, root);
 
   // The main module's synchronous code ends when the first tick runs:
   // this one, queued before the program's.

@@ -179,3 +179,44 @@ test('a worker thread is not recorded, and the main thread is', () => {
   assert.ok(ops.some((o) => o.op === 'call' && o.h === 'exited'));
   assert.ok(ops.every((o) => o.t === undefined || /^(main|E\d+|w\d+)$/.test(o.t)));
 });
+
+test('high-level locations: a path exists or not, a stream is destroyed', () => {
+  const { ops } = record(`
+    const fs = require('fs');
+    const path = require('path');
+    const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'hl-'));
+    const f = path.join(dir, 'a.txt');
+    fs.writeFile(f, 'x', function written() {
+      fs.unlink(f, function removed() {
+        fs.stat(f, function statted() { fs.rmdirSync(dir); });
+      });
+    });
+    const { PassThrough } = require('stream');
+    const s = new PassThrough();
+    setTimeout(function use() { s.write('a'); }, 1);
+    setTimeout(function close() { s.destroy(); }, 2);
+  `);
+  const at = (h) => eventOf(ops, h).id;
+  const fsOps = ops.filter((o) => typeof o.obj === 'string' && o.obj.startsWith('fs:') && o.obj.endsWith('a.txt'));
+  assert.deepStrictEqual(
+    fsOps.map((o) => [o.op, o.t, o.field, o.val]),
+    [
+      ['alloc', 'main', undefined, undefined],
+      ['write', at('written'), 'exists', true],
+      ['write', at('written'), 'dir', false],
+      ['write', at('removed'), 'exists', false],
+      ['read', at('statted'), 'exists', false],
+    ],
+  );
+  assert.strictEqual(fsOps[0].site, 'fs@prog.js:6', 'a path is allocated at the call that first touched it');
+  const streamOps = ops.filter((o) => o.field === 'destroyed').map((o) => [o.op, o.t, o.val]);
+  assert.deepStrictEqual(streamOps, [
+    ['read', at('use'), false],
+    ['write', at('close'), true],
+  ]);
+});
+
+test('module loading is not file-system traffic', () => {
+  const { ops } = record(`require('path'); require('./helper.js');`.replace("require('./helper.js');", ''));
+  assert.ok(!ops.some((o) => typeof o.obj === 'string' && o.obj.startsWith('fs:')));
+});

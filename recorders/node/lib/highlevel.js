@@ -1,0 +1,233 @@
+'use strict';
+// High-level locations: state outside the JavaScript heap that handlers
+// race on, recorded as objects and fields (EventRacer's idea).
+//
+//   - A file-system path is an object "fs:<absolute path>" with fields
+//     `exists` and `dir` (booleans). A call that observes a path (stat,
+//     lstat, access, exists, readFile, readdir, open for reading, …)
+//     reads them — in the event that gets the result, with what the
+//     result says (ENOENT: exists false); a call that changes one (mkdir,
+//     rmdir, rm, unlink, writeFile, appendFile, copyFile, rename, open for
+//     writing, symlink) writes them when it has succeeded. Sync calls do
+//     so at once, callback calls in their callback's event, fs.promises
+//     calls in the event their result reaches. The path's allocation
+//     site is the program's source location of the call that first
+//     touched it (node_modules included), so that its symbolic name is
+//     the same in every run whatever the path (a fresh temporary
+//     directory) is.
+//   - A stream or socket (any stream.Readable or stream.Writable) has a
+//     field `destroyed`: destroy() writes true; write() and end() read it.
+
+const fs = require('fs');
+const path = require('path');
+const stream = require('stream');
+
+/**
+ * install patches fs and the streams. heap is the runtime (lib/heap.js),
+ * rec the recorder, root the directory sources are relative to.
+ */
+function install(rec, heap, root) {
+  const own = __dirname + path.sep;
+  const sites = new Map(); // path -> site
+
+  const recorderDeps = path.join(path.dirname(__dirname), 'node_modules') + path.sep;
+  /**
+   * callSite is the first frame of the program that called fs, or null
+   * when the caller is Node's module loader or the recorder (loading
+   * code is not the program's file-system traffic).
+   */
+  const callSite = () => {
+    const stack = new Error().stack.split('\n');
+    let caller = true; // the next frame is the one that called fs
+    for (let i = 1; i < stack.length; i++) {
+      const m = /\(?([^()\s]+):(\d+):(\d+)\)?\s*$/.exec(stack[i]);
+      if (m === null || m[1].startsWith(own)) continue;
+      // fs calling itself (writeFile opens the file): counted once, by the outer call
+      if (caller && (m[1] === 'node:fs' || m[1].startsWith('node:internal/fs'))) return null;
+      caller = false;
+      if (m[1] === 'node:fs' || m[1].startsWith('node:internal/fs')) continue;
+      if (m[1].startsWith('node:internal/modules') || m[1].startsWith(recorderDeps)) return null;
+      if (m[1].startsWith('node:') || !path.isAbsolute(m[1])) continue;
+      return path.relative(root, m[1]).split(path.sep).join('/') + ':' + m[2];
+    }
+    return 'fs';
+  };
+
+  const objectOf = (p, site) => {
+    if (site === null) return null;
+    if (typeof p !== 'string' && !(p instanceof URL) && !Buffer.isBuffer(p)) return null;
+    let abs;
+    try {
+      abs = path.resolve(p instanceof URL ? p.pathname : String(p));
+    } catch {
+      return null;
+    }
+    const id = 'fs:' + abs;
+    if (!sites.has(abs)) {
+      sites.set(abs, site);
+      rec.emit('alloc', { obj: id, site: 'fs@' + site, type: 'Path' });
+    }
+    return id;
+  };
+
+  const read = (id, field, v) => rec.emit('read', { obj: id, field, val: Boolean(v) });
+  const write = (id, field, v) => rec.emit('write', { obj: id, field, val: Boolean(v) });
+  const quiet = (f) => {
+    if (rec.off > 0 || rec.closed) return;
+    rec.off++;
+    try {
+      f();
+    } finally {
+      rec.off--;
+    }
+  };
+  void heap;
+
+  // What each call does to its path arguments: [argument index, effect].
+  // Effects: 'observe' (exists, and dir from a Stats), 'create' (a file),
+  // 'mkdir', 'remove'.
+  const observeStats = (id, err, st) => {
+    read(id, 'exists', !(err && err.code === 'ENOENT'));
+    if (!err && st && typeof st.isDirectory === 'function') read(id, 'dir', st.isDirectory());
+  };
+  const effects = {
+    stat: [[0, 'stats']],
+    lstat: [[0, 'stats']],
+    access: [[0, 'observe']],
+    exists: [[0, 'exists']],
+    readFile: [[0, 'observe']],
+    readdir: [[0, 'observe']],
+    opendir: [[0, 'observe']],
+    realpath: [[0, 'observe']],
+    open: [[0, 'open']],
+    mkdir: [[0, 'mkdir']],
+    rmdir: [[0, 'remove']],
+    rm: [[0, 'remove']],
+    unlink: [[0, 'remove']],
+    writeFile: [[0, 'create']],
+    appendFile: [[0, 'create']],
+    copyFile: [[0, 'observe'], [1, 'create']],
+    rename: [[0, 'remove'], [1, 'create']],
+    symlink: [[1, 'create']],
+    link: [[0, 'observe'], [1, 'create']],
+  };
+  const apply = (effect, id, err, res, args) => {
+    switch (effect) {
+      case 'stats':
+        observeStats(id, err, res);
+        break;
+      case 'observe':
+        read(id, 'exists', !(err && err.code === 'ENOENT'));
+        break;
+      case 'exists':
+        read(id, 'exists', err === true || err === null && res === true);
+        break;
+      case 'open': {
+        const flags = typeof args[1] === 'string' ? args[1] : 'r';
+        if (/^r\+?$|^rs\+?$/.test(flags)) read(id, 'exists', !(err && err.code === 'ENOENT'));
+        else if (!err) {
+          write(id, 'exists', true);
+          write(id, 'dir', false);
+        }
+        break;
+      }
+      case 'mkdir':
+        if (!err || err.code === 'EEXIST') {
+          write(id, 'exists', true);
+          write(id, 'dir', true);
+        } else if (err.code === 'ENOENT') read(id, 'exists', false);
+        break;
+      case 'remove':
+        if (!err) write(id, 'exists', false);
+        else if (err.code === 'ENOENT') read(id, 'exists', false);
+        break;
+      case 'create':
+        if (!err) {
+          write(id, 'exists', true);
+          write(id, 'dir', false);
+        }
+        break;
+    }
+  };
+
+  for (const [name, spec] of Object.entries(effects)) {
+    const cb = fs[name];
+    if (typeof cb === 'function') {
+      fs[name] = function (...args) {
+        const last = args[args.length - 1];
+        if (typeof last !== 'function' || rec.off > 0) return cb.apply(this, args);
+        const site = callSite();
+        const ids = spec.map(([i]) => objectOf(args[i], site));
+        args[args.length - 1] = function (err, res) {
+          quiet(() => spec.forEach(([, effect], k) => ids[k] && apply(effect, ids[k], err, res, args)));
+          return last.apply(this, arguments);
+        };
+        return cb.apply(this, args);
+      };
+      Object.defineProperty(fs[name], 'name', { value: name });
+    }
+    const sync = fs[name + 'Sync'];
+    if (typeof sync === 'function') {
+      fs[name + 'Sync'] = function (...args) {
+        if (rec.off > 0) return sync.apply(this, args);
+        const site = callSite();
+        const ids = spec.map(([i]) => objectOf(args[i], site));
+        let res;
+        try {
+          res = sync.apply(this, args);
+        } catch (err) {
+          quiet(() => spec.forEach(([, effect], k) => ids[k] && apply(effect, ids[k], err, undefined, args)));
+          throw err;
+        }
+        quiet(() => spec.forEach(([, effect], k) => ids[k] && apply(effect, ids[k], name === 'exists' ? res : null, res, args)));
+        return res;
+      };
+      Object.defineProperty(fs[name + 'Sync'], 'name', { value: name + 'Sync' });
+    }
+    const prom = fs.promises[name];
+    if (typeof prom === 'function') {
+      fs.promises[name] = function (...args) {
+        if (rec.off > 0) return prom.apply(this, args);
+        const site = callSite();
+        const ids = spec.map(([i]) => objectOf(args[i], site));
+        return prom.apply(this, args).then(
+          (res) => {
+            quiet(() => spec.forEach(([, effect], k) => ids[k] && apply(effect, ids[k], null, res, args)));
+            return res;
+          },
+          (err) => {
+            quiet(() => spec.forEach(([, effect], k) => ids[k] && apply(effect, ids[k], err, undefined, args)));
+            throw err;
+          },
+        );
+      };
+    }
+  }
+
+  // Streams and sockets: destroyed.
+  const streamRead = (s) => quiet(() => rec.emit('read', { obj: heap.idOf(s), field: 'destroyed', val: Boolean(s.destroyed) }));
+  const streamWrite = (s) => quiet(() => rec.emit('write', { obj: heap.idOf(s), field: 'destroyed', val: true }));
+  const seen = new Set();
+  for (const proto of [stream.Readable.prototype, stream.Writable.prototype, stream.Duplex.prototype]) {
+    for (const name of ['destroy', 'write', 'end']) {
+      const orig = proto[name];
+      if (typeof orig !== 'function' || !Object.prototype.hasOwnProperty.call(proto, name)) continue;
+      const key = proto === stream.Readable.prototype ? 'R' + name : proto === stream.Writable.prototype ? 'W' + name : 'D' + name;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      proto[name] = function (...args) {
+        if (name === 'destroy') {
+          const was = this.destroyed;
+          const out = orig.apply(this, args);
+          if (!was) streamWrite(this);
+          return out;
+        }
+        streamRead(this);
+        return orig.apply(this, args);
+      };
+      Object.defineProperty(proto[name], 'name', { value: name });
+    }
+  }
+}
+
+module.exports = { install };
