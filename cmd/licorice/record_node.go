@@ -60,6 +60,9 @@ func recordNode(cmd *cobra.Command, o nodeOptions) error {
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
+	if prog := programFile(o.command); prog != "" && nodejs.IsESModule(prog) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "licorice: note: %s is an ES module: its events are recorded, but ES modules are not instrumented yet, so its reads and writes are not (docs/node.md)\n", prog)
+	}
 	bar := progress.New(cmd.ErrOrStderr(), "record "+app, "runs", int64(o.runs))
 	b := nodejs.Batch{
 		Recorder: rec, Command: append([]string{}, o.command...), Dir: o.out, App: app,
@@ -79,6 +82,17 @@ func recordNode(cmd *cobra.Command, o nodeOptions) error {
 	}
 	warnStaleFiles(cmd.ErrOrStderr(), app, o.out, paths)
 	return nil
+}
+
+// programFile is the program's path in a node command line: its first
+// argument that is not an option ("" if there is none).
+func programFile(command []string) string {
+	for _, a := range command[1:] {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
 }
 
 // programName is the name of a command's program file, without its

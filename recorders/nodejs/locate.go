@@ -2,6 +2,7 @@ package nodejs
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -80,4 +81,32 @@ func install(dir string) error {
 		return fmt.Errorf("%w: %s", err, strings.TrimSpace(out.String()))
 	}
 	return nil
+}
+
+// IsESModule reports whether Node loads the program file as an ES module:
+// a .mjs file, or a .js file whose nearest package.json says
+// "type": "module".
+func IsESModule(program string) bool {
+	switch filepath.Ext(program) {
+	case ".mjs":
+		return true
+	case ".cjs":
+		return false
+	}
+	abs, err := filepath.Abs(program)
+	if err != nil {
+		return false
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		if err == nil {
+			var pkg struct {
+				Type string `json:"type"`
+			}
+			return json.Unmarshal(data, &pkg) == nil && pkg.Type == "module"
+		}
+		if filepath.Dir(dir) == dir {
+			return false
+		}
+	}
 }
