@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/eval"
+	"github.com/licorice-dev/licorice/recorders/nodejs"
 	"github.com/spf13/cobra"
 )
 
@@ -20,6 +22,8 @@ func newEvalCmd() *cobra.Command {
 		window       time.Duration
 		keep         string
 		format       string
+		node         bool
+		bugs         []string
 	)
 	cmd := &cobra.Command{
 		Use:   "eval",
@@ -46,10 +50,21 @@ Seeds are fixed: the same flags give the same table. It takes a minute or two
 with the defaults (the thesis' sizes); --train-runs and the action counts make
 it quicker.
 
+With --node it evaluates real ordering bugs of published npm packages
+instead (eval/nodebugs: each bug's harness drives the package's buggy and
+fixed versions, installed from the npm registry at pinned versions): for
+each version, training runs of the harness under the Node.js recorder,
+learning, test runs, races and licorice on the same test runs; a row per
+bug and a row per fixed version, where the bug's pair must not be reported.
+Node's schedules depend on the machine, so the Node table may vary a little
+from run to run; the seeds fix the shuffler's decisions.
+
 Example:
 
   licorice eval
-  licorice eval --app mytracks --app connectbot --format json`,
+  licorice eval --app mytracks --app connectbot --format json
+  licorice eval --node
+  licorice eval --node --bug aka --train-runs 20`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, n := range []struct {
@@ -65,6 +80,12 @@ Example:
 			}
 			if window < 0 {
 				return usageError{fmt.Errorf("eval: --window %v: want 0 (exact) or a positive duration", window)}
+			}
+			if node {
+				return evalNode(cmd, nodeEvalOptions{bugs: bugs, trainRuns: trainRuns, testRuns: testRuns, seed: seed, window: window, keep: keep, format: format})
+			}
+			if len(bugs) > 0 {
+				return usageError{fmt.Errorf("eval: --bug is for --node")}
 			}
 			list, err := eval.Lookup(appNames)
 			if err != nil {
@@ -101,5 +122,61 @@ Example:
 	fl.DurationVar(&window, "window", asyncclock.DefaultWindow, "AsyncClock's time window for both detectors (0: exact)")
 	fl.StringVar(&keep, "keep", "", "keep the traces and specs in this directory (default: a temporary one, removed)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
+	fl.BoolVar(&node, "node", false, "evaluate the real bugs of npm packages (eval/nodebugs) with the Node.js recorder")
+	fl.StringSliceVar(&bugs, "bug", nil, "with --node: evaluate only these bugs (repeatable; default all)")
 	return cmd
+}
+
+// nodeEvalOptions are eval's flags for --node.
+type nodeEvalOptions struct {
+	bugs      []string
+	trainRuns int
+	testRuns  int
+	seed      int64
+	window    time.Duration
+	keep      string
+	format    string
+}
+
+// evalNode runs `eval --node`.
+func evalNode(cmd *cobra.Command, o nodeEvalOptions) error {
+	for _, name := range []string{"app", "train-actions", "test-actions"} {
+		if cmd.Flags().Changed(name) {
+			return usageError{fmt.Errorf("eval: --%s is for the benchmark apps, not for --node", name)}
+		}
+	}
+	rec, err := nodejs.Locate()
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	root, err := eval.LocateNodeBugs(rec)
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	list, err := eval.LookupNodeBugs(root, o.bugs)
+	if err != nil {
+		if errors.Is(err, eval.ErrNoNodeBugs) {
+			return usageError{fmt.Errorf("eval: %w", err)}
+		}
+		return fmt.Errorf("eval: %w", err)
+	}
+	cfg := eval.NodeConfig{
+		Root: root, Recorder: rec, Bugs: list, TrainRuns: o.trainRuns, TestRuns: o.testRuns,
+		Seed: o.seed, Window: o.window, Dir: o.keep,
+	}
+	stderr := cmd.ErrOrStderr()
+	if colorOK(stderr) {
+		cfg.Progress = func(row, stage string) { fmt.Fprintf(stderr, "\r\033[K%s: %s", row, stage) }
+	}
+	t, err := eval.RunNode(cmd.Context(), cfg)
+	if cfg.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		return t.WriteJSON(cmd.OutOrStdout())
+	}
+	return t.WriteText(cmd.OutOrStdout())
 }

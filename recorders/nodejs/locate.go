@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // EnvRecorder names the environment variable that points at the
@@ -59,21 +60,37 @@ func checkRecorder(dir, what string) (string, error) {
 	if _, err := os.Stat(filepath.Join(abs, entry)); err != nil {
 		return "", fmt.Errorf("node recorder %s: no %s there", what, entry)
 	}
-	if _, err := os.Stat(filepath.Join(abs, "node_modules", "@babel", "core")); err != nil {
-		if err := install(abs); err != nil {
-			return "", fmt.Errorf("node recorder %s: its npm packages are not installed, and `npm ci --prefix %s` failed: %w", what, abs, err)
-		}
+	if err := InstallPackages(abs); err != nil {
+		return "", fmt.Errorf("node recorder %s: %w", what, err)
 	}
 	return abs, nil
 }
 
-// install runs npm ci in the recorder's folder.
+// InstallPackages installs a folder's npm packages from its lockfile (npm
+// ci) unless they are installed already: node_modules/.package-lock.json,
+// which npm writes, is there and not older than package-lock.json (give or
+// take the two seconds npm may take between writing the two).
+func InstallPackages(dir string) error {
+	lock, err := os.Stat(filepath.Join(dir, "package-lock.json"))
+	if err != nil {
+		return fmt.Errorf("no package-lock.json in %s", dir)
+	}
+	if got, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json")); err == nil && !got.ModTime().Add(2*time.Second).Before(lock.ModTime()) {
+		return nil
+	}
+	if err := install(dir); err != nil {
+		return fmt.Errorf("its npm packages are not installed, and `npm ci --prefix %s` failed: %w", dir, err)
+	}
+	return nil
+}
+
+// install runs npm ci in dir.
 func install(dir string) error {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "licorice: installing the Node.js recorder's packages (npm ci --prefix %s)\n", dir)
+	fmt.Fprintf(os.Stderr, "licorice: installing npm packages (npm ci --prefix %s)\n", dir)
 	cmd := exec.Command(npm, "ci", "--prefix", dir, "--no-audit", "--no-fund")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
