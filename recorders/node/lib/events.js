@@ -28,8 +28,9 @@ function install(rec) {
 
   const pid = new WeakMap(); // promise -> "pN"
   let promises = 0;
-  const settled = new WeakSet();
+  const settled = new WeakMap(); // promise -> the task that settled it
   const reactions = new WeakMap(); // promise -> [{child, task}] registered before it settled
+  const parentOf = new WeakMap(); // child promise -> the unsettled promise it was registered on
   const jobs = new WeakMap(); // derived promise -> its job's pending event
   let promiseDepth = 0;
 
@@ -144,14 +145,19 @@ function install(rec) {
       if (parent === undefined || rec.off > 0) return;
       rec.off++;
       try {
-        if (settled.has(parent)) {
+        const t = rec.task();
+        const by = settled.get(parent);
+        if (by !== undefined) {
+          // The reaction is queued now; it also comes after the settling,
+          // which another event may have done (it signals at its end).
+          if (by !== t && by.kind !== 'main') rec.emit('wait', { m: 's:' + by.id });
           jobs.set(promise, rec.send('jobs', { delay: 1 }));
           return;
         }
-        const t = rec.task();
         let list = reactions.get(parent);
         if (list === undefined) reactions.set(parent, (list = []));
         list.push({ child: promise, task: t });
+        parentOf.set(promise, parent);
         if (t.kind !== 'main') t.signal = true;
       } finally {
         rec.off--;
@@ -159,7 +165,23 @@ function install(rec) {
     },
 
     settled(promise) {
-      settled.add(promise);
+      // Who settled it (no event: the main module, or code outside every
+      // callback, which orders nothing).
+      const by = rec.off === 0 && rec.cur !== null ? rec.cur : rec.main;
+      settled.set(promise, by);
+      if (by !== rec.main) by.signal = true;
+      // A promise that settles before the one it was registered on is no
+      // reaction of it: V8 reports the promise that wraps an awaited value
+      // with the async function's own promise as its parent.
+      const parent = parentOf.get(promise);
+      if (parent !== undefined) {
+        parentOf.delete(promise);
+        const siblings = reactions.get(parent);
+        if (siblings !== undefined) {
+          const i = siblings.findIndex((r) => r.child === promise);
+          if (i >= 0) siblings.splice(i, 1);
+        }
+      }
       const list = reactions.get(promise);
       if (list === undefined) return;
       reactions.delete(promise);
@@ -168,6 +190,7 @@ function install(rec) {
         const me = rec.task();
         const waited = new Set();
         for (const { child, task } of list) {
+          parentOf.delete(child);
           if (task !== me && task.kind !== 'main' && !waited.has(task)) {
             waited.add(task);
             rec.emit('wait', { m: 's:' + task.id });

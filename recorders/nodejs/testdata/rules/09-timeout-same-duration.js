@@ -5,7 +5,7 @@ setTimeout(function x1() {}, 5);
 setTimeout(function x2() {}, 5);
 setTimeout(function y1() {
   setTimeout(function x3() {}, 5);
-}, 2);
+}, 3);
 setTimeout(function y2() {
   setTimeout(function x4() {}, 5);
-}, 3);
+}, 4);

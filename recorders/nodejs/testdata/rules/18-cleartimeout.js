@@ -6,7 +6,7 @@ process.nextTick(function t1() {
   clearTimeout(never);
 });
 setTimeout(function x1() {}, 4);
-const late = setTimeout(function xLate() {}, 6);
+const late = setTimeout(function xLate() {}, 4);
 setTimeout(function x2() {
-  clearTimeout(late); // may come after xLate fired (shuffled durations)
+  clearTimeout(late); // too late in the runs where the 4 ms timers fire first
 }, 1);

@@ -8,6 +8,6 @@ setTimeout(function a1() {
 }, 1);
 setTimeout(function b1() {
   setTimeout(function b2() {
-    setTimeout(function b3() {}, 2);
-  }, 2);
-}, 2);
+    setTimeout(function b3() {}, 3);
+  }, 3);
+}, 3);

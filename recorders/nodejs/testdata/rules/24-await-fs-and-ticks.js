@@ -1,6 +1,6 @@
 'use strict';
 // An async function awaiting fs.promises and a timer-backed promise,
-// against ticks and immediates queued around it.
+// against ticks, a timer and an immediate queued around it.
 const fsp = require('fs').promises;
 function sleep(ms) {
   return new Promise(function sleeper(resolve) {
@@ -17,4 +17,4 @@ async function w1() {
   setImmediate(function i2() {});
 }
 w1();
-setImmediate(function i1() {});
+setTimeout(function x1() {}, 1);

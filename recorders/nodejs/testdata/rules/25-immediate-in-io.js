@@ -5,7 +5,7 @@ const fs = require('fs');
 fs.stat(__filename, function f1() {
   setImmediate(function i1() {});
 });
-fs.readFile(__filename, function f2() {
+fs.lstat(__filename, function f2() {
   setImmediate(function i2() {});
 });
 setImmediate(function i0() {});
