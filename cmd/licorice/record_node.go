@@ -129,6 +129,19 @@ func printNodeSummary(w io.Writer, app, dir string, sums []nodejs.RunSummary) {
 	}
 	fmt.Fprintf(w, "wrote %d traces of %s to %s (%d shuffled, %d operations): %d correct, %d crashed\n",
 		len(sums), app, dir, shuffledRuns, ops, len(sums)-crashed, crashed)
+	notes := map[string]int{}
+	var kinds []string
+	for _, s := range sums {
+		for _, n := range s.Notes {
+			if notes[n] == 0 {
+				kinds = append(kinds, n)
+			}
+			notes[n]++
+		}
+	}
+	for _, n := range kinds {
+		fmt.Fprintf(w, "note: the program started a %s in %d of %d runs: it is not recorded (its messages and its exit reach the program as I/O callbacks)\n", n, notes[n], len(sums))
+	}
 	if crashed == len(sums) && sums[0].Stderr != "" {
 		fmt.Fprintf(w, "every run crashed; the first one's standard error ends:\n%s\n", indent(sums[0].Stderr, "  "))
 	}

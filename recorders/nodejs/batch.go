@@ -56,6 +56,9 @@ type RunSummary struct {
 	Crash  string
 	Stderr string // the end of the program's standard error, for a crash
 	Wall   time.Duration
+	// Notes are what the run did that its trace does not hold: "child
+	// process", "worker thread".
+	Notes []string
 }
 
 // stderrTail is how much of a run's standard error a summary keeps.
@@ -148,6 +151,8 @@ func (b *Batch) recordOne(ctx context.Context, i int, path string) (RunSummary, 
 	rawName := raw.Name()
 	raw.Close()
 	defer os.Remove(rawName)
+	notesName := rawName + ".notes"
+	defer os.Remove(notesName)
 
 	h := traces.Header{
 		Version: traces.Version, Platform: "node", App: b.App, Run: fmt.Sprintf("run-%03d", i),
@@ -172,6 +177,7 @@ func (b *Batch) recordOne(ctx context.Context, i int, path string) (RunSummary, 
 		"LICORICE_DELAY_MEAN="+strconv.FormatFloat(float64(delayMean)/float64(time.Millisecond), 'g', -1, 64),
 		"LICORICE_INSTRUMENT="+string(globs),
 		"LICORICE_ROOT="+root,
+		"LICORICE_NOTES="+notesName,
 	)
 	args := append([]string{"--require", filepath.Join(b.Recorder, entry)}, b.Command[1:]...)
 	cmd := exec.Command(b.Command[0], args...)
@@ -215,6 +221,13 @@ func (b *Batch) recordOne(ctx context.Context, i int, path string) (RunSummary, 
 	sum := RunSummary{File: path, Seed: seed, Shuffled: shuffled, Ops: res.ops, Events: res.events, Crash: res.crash, Wall: wall}
 	if sum.Crash != "" {
 		sum.Stderr = stderr.String()
+	}
+	if data, err := os.ReadFile(notesName); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				sum.Notes = append(sum.Notes, line)
+			}
+		}
 	}
 	return sum, nil
 }

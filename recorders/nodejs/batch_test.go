@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,15 +56,16 @@ func TestRecordPrograms(t *testing.T) {
 		program string
 		crash   string // a part of the crash message; "" for a correct run
 		timeout time.Duration
-		events  int // at least this many events
+		events  int    // at least this many events
+		note    string // a note the run must have
 	}{
 		{program: "clean.js", events: 5},
 		{program: "throws-at-load.js", crash: "uncaught exception: Error: boom at load"},
 		{program: "exits-early.js", crash: "the program exited with status 3", events: 1},
 		{program: "never-ends.js", crash: "timeout: the program was still running after 1s", timeout: time.Second, events: 10},
 		{program: "unhandled-rejection.js", crash: "TypeError: no value", events: 1},
-		{program: "child-process.js", events: 1},
-		{program: "worker-thread.js", events: 1},
+		{program: "child-process.js", events: 1, note: "child process"},
+		{program: "worker-thread.js", events: 1, note: "worker thread"},
 		{program: "not-javascript.js", crash: "uncaught exception: SyntaxError"},
 	}
 	for _, tc := range tests {
@@ -86,6 +88,9 @@ func TestRecordPrograms(t *testing.T) {
 			}
 			if tc.crash != "" && !strings.Contains(s.Crash, tc.crash) {
 				t.Fatalf("crash %q, want one with %q", s.Crash, tc.crash)
+			}
+			if tc.note != "" && !slices.Contains(s.Notes, tc.note) {
+				t.Errorf("notes %q, want %q", s.Notes, tc.note)
 			}
 			kinds, errs := readTrace(t, s.File)
 			if got := kinds[traces.Begin]; got < tc.events {

@@ -88,6 +88,8 @@ function install(rec) {
             return;
           }
         }
+        if (type === 'PROCESSWRAP') rec.note('child process');
+        if (type === 'WORKER') rec.note('worker thread');
         const m = 'r' + asyncId;
         rec.signal(m);
         resources.set(resource, { kind: 'io', m, type, ordered: !unorderedCallbacks.has(type) });

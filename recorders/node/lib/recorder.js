@@ -43,6 +43,21 @@ class Recorder {
     for (const q of ['jobs', 'immediate', 'io']) this.attach(q);
   }
 
+  /**
+   * note tells licorice, once per kind, of something the trace does not
+   * hold (a child process, a worker thread): a line in the notes file.
+   */
+  note(kind) {
+    if (this.notes === undefined) this.notes = new Set();
+    if (this.notes.has(kind) || !this.notesFile) return;
+    this.notes.add(kind);
+    try {
+      require('fs').appendFileSync(this.notesFile, kind + '\n');
+    } catch {
+      // notes are advice
+    }
+  }
+
   attach(q) {
     if (this.queues.has(q)) return;
     this.queues.add(q);

@@ -12,6 +12,9 @@
 //                         instrument (relative to LICORICE_ROOT; a bare
 //                         package name means that package)
 //   LICORICE_ROOT         the directory source locations are relative to
+//   LICORICE_NOTES        a file to append notes to, a line each: what
+//                         the trace does not hold ("child process",
+//                         "worker thread")
 //   LICORICE_CACHE        where transformed files are cached (default: a
 //                         folder in the system's temporary directory;
 //                         empty: no cache)
@@ -46,6 +49,7 @@ function main() {
     header = {};
   }
   const rec = new Recorder(out, { platform: 'node', ...header });
+  rec.notesFile = envOr('LICORICE_NOTES', '');
   rec.internalOrigin = 0;
   rec.internal = 0;
   const heap = createRuntime(rec);
