@@ -49,11 +49,11 @@ callbacks by seeded random amounts, never breaking an order Node guarantees.
 
 Without a command, it runs one of licorice's benchmark apps (see --list) in
 the deterministic event-loop runtime, with random user input (a "monkey").
-
 A share of the runs (--shuffled, default one half) is shuffled: the
 generation of half of the events is delayed by an exponentially distributed
 time of mean --delay-mean, cut short when the target queue is empty (thesis
-§5.3.4). Run i uses seed --seed+i; the same flags write the same bytes.
+§5.3.4). Run i uses seed --seed+i; the same flags write the same bytes (for a
+Node.js program, the same shuffling decisions: Node's own timing varies).
 
 It prints one line per run that crashed (an error op: the run is not a
 correct execution, and training skips it) with the harmful race it hit, and
