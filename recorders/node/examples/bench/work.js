@@ -1,11 +1,12 @@
 'use strict';
 // A workload for measuring the recorder's cost (docs/node.md): N rounds
 // of timers, immediates, promise chains, awaits and fs callbacks, each
-// touching a few fields of shared objects. `node work.js [N]`.
+// touching a few fields of shared objects. `node work.js [N] [--no-keep]`.
 
 const fs = require('fs');
 
 const rounds = Number(process.argv[2] || 2000);
+const keep = !process.argv.includes('--no-keep'); // keep every item: memory grows with N
 const stats = { done: 0, sum: 0, last: null };
 const items = [];
 
@@ -36,7 +37,7 @@ let round = 0;
 function next() {
   if (round === rounds) return;
   const item = new Item(round++);
-  items.push(item);
+  if (keep) items.push(item);
   job(item);
   if (round % 4 === 0) fs.stat(__filename, function statted() { item.advance(5); next(); });
   else if (round % 2 === 0) setImmediate(function soon() { item.advance(7); next(); });
