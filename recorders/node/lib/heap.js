@@ -201,6 +201,7 @@ function createRuntime(rec) {
       if (handler) {
         t.calls.push({ name, f });
         rec.emit('call', { h: name }, src);
+        rec.runDeferred();
       }
       return f;
     },

@@ -5,10 +5,11 @@
 //   - A file-system path is an object "fs:<absolute path>" with fields
 //     `exists` and `dir` (booleans). A call that observes a path (stat,
 //     lstat, access, exists, readFile, readdir, open for reading, …)
-//     reads them — in the event that gets the result, with what the
+//     reads them — inside the handler that gets the result, with what the
 //     result says (ENOENT: exists false); a call that changes one (mkdir,
 //     rmdir, rm, unlink, writeFile, appendFile, copyFile, rename, open for
-//     writing, symlink) writes them when it has succeeded. Sync calls do
+//     writing, symlink) writes them when it has succeeded (a removal also
+//     reads `exists` true first: the path was there). Sync calls do
 //     so at once, callback calls in their callback's event, fs.promises
 //     calls in the event their result reaches. The path's allocation
 //     site is the program's source location of the call that first
@@ -138,8 +139,10 @@ function install(rec, heap, root) {
         } else if (err.code === 'ENOENT') read(id, 'exists', false);
         break;
       case 'remove':
-        if (!err) write(id, 'exists', false);
-        else if (err.code === 'ENOENT') read(id, 'exists', false);
+        if (!err) {
+          read(id, 'exists', true); // it was there to remove
+          write(id, 'exists', false);
+        } else if (err.code === 'ENOENT') read(id, 'exists', false);
         break;
       case 'create':
         if (!err) {
@@ -159,8 +162,15 @@ function install(rec, heap, root) {
         const site = callSite();
         const ids = spec.map(([i]) => objectOf(args[i], site));
         args[args.length - 1] = function (err, res) {
-          quiet(() => spec.forEach(([, effect], k) => ids[k] && apply(effect, ids[k], err, res, args)));
-          return last.apply(this, arguments);
+          // Recorded inside the callback's handler call, where learn sees
+          // them (heap.js runs deferred ops right after a handler's call
+          // op), or after it if the callback is not instrumented.
+          rec.deferred.push(() => quiet(() => spec.forEach(([, effect], k) => ids[k] && apply(effect, ids[k], err, res, args))));
+          try {
+            return last.apply(this, arguments);
+          } finally {
+            rec.runDeferred();
+          }
         };
         return cb.apply(this, args);
       };

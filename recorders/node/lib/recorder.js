@@ -39,6 +39,7 @@ class Recorder {
     this.closed = false;
     this.errors = 0;
     this.queues = new Set();
+    this.deferred = []; // ops to record at the next handler call of the running task
     this.w.op('thread_begin', mainThread, { kind: 'looper', name: 'main' });
     for (const q of ['jobs', 'immediate', 'io']) this.attach(q);
   }
@@ -124,6 +125,7 @@ class Recorder {
   /** begin starts event e, of kind (tick, micro, macro, anon), on the main thread. */
   begin(e, kind) {
     if (this.cur !== null) this.end();
+    this.deferred = [];
     this.mainDone = true;
     this.w.op('begin', e, { thread: mainThread });
     this.cur = { id: e, kind, calls: [], depth: 0, signal: false };
@@ -152,6 +154,14 @@ class Recorder {
       this.w.op('ret', t.id, { h: f.name });
     }
     t.depth = 0;
+  }
+
+  /** runDeferred records the deferred ops now, in the running task. */
+  runDeferred() {
+    if (this.deferred.length === 0) return;
+    const fs = this.deferred;
+    this.deferred = [];
+    for (const f of fs) f();
   }
 
   /** finish closes the trace: the running event ends, and the file is flushed. */

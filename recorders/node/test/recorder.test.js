@@ -204,11 +204,17 @@ test('high-level locations: a path exists or not, a stream is destroyed', () => 
       ['alloc', 'main', undefined, undefined],
       ['write', at('written'), 'exists', true],
       ['write', at('written'), 'dir', false],
+      ['read', at('removed'), 'exists', true],
       ['write', at('removed'), 'exists', false],
       ['read', at('statted'), 'exists', false],
     ],
   );
   assert.strictEqual(fsOps[0].site, 'fs@prog.js:6', 'a path is allocated at the call that first touched it');
+  // The result is recorded inside the callback's handler call.
+  const statted = ops.findIndex((o) => o.op === 'call' && o.h === 'statted');
+  const read = ops.findIndex((o) => o.op === 'read' && o.t === at('statted') && o.field === 'exists');
+  const ret = ops.findIndex((o) => o.op === 'ret' && o.h === 'statted');
+  assert.ok(statted < read && read < ret, 'the read is between the call and the ret');
   const streamOps = ops.filter((o) => o.field === 'destroyed').map((o) => [o.op, o.t, o.val]);
   assert.deepStrictEqual(streamOps, [
     ['read', at('use'), false],
