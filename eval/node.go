@@ -43,9 +43,12 @@ type NodeBug struct {
 
 // Version is one side of a NodeBug.
 type Version struct {
-	Version string   `json:"version"` // the npm version
-	Alias   string   `json:"alias"`   // the folder under node_modules, instrumented
-	Args    []string `json:"args"`    // the harness's arguments
+	Version string `json:"version"` // the npm version
+	Alias   string `json:"alias"`   // the npm alias it is installed under
+	// Instrument are the packages the recorder instruments (--instrument):
+	// the alias, and the dependencies where the bug's code lives.
+	Instrument []string `json:"instrument"`
+	Args       []string `json:"args"` // the harness's arguments
 }
 
 // NodeBugs reads the bugs of the real-bug folder root, sorted by id.
@@ -66,8 +69,8 @@ func NodeBugs(root string) ([]*NodeBug, error) {
 		if err := dec.Decode(&b); err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		if b.ID != filepath.Base(filepath.Dir(f)) || len(b.Harmful) == 0 || b.Buggy.Alias == "" || b.Fixed.Alias == "" {
-			return nil, fmt.Errorf("%s: want an id equal to the folder's name, harmful pairs, and both versions' aliases", f)
+		if b.ID != filepath.Base(filepath.Dir(f)) || len(b.Harmful) == 0 || len(b.Buggy.Instrument) == 0 || len(b.Fixed.Instrument) == 0 {
+			return nil, fmt.Errorf("%s: want an id equal to the folder's name, harmful pairs, and what to instrument of both versions", f)
 		}
 		b.Dir = filepath.Dir(f)
 		bugs = append(bugs, &b)
@@ -98,11 +101,15 @@ type NodeConfig struct {
 	TrainRuns int        // per version; default 50
 	Shuffled  float64    // default 0.5
 	TestRuns  int        // default 3
-	Seed      int64      // default 1; test run i uses Seed+TestSeedOffset+i
-	Window    time.Duration
-	Timeout   time.Duration // a run still going after it is stopped; default 1 minute
-	Dir       string        // keeps the traces and specs; a temporary directory if empty
-	Progress  func(row, stage string)
+	// TestShuffled is the share of test runs that are shuffled (default
+	// 1: on an idle machine, unshuffled runs of a small harness seldom
+	// have the bug's events unordered; a loaded CI machine's often do).
+	TestShuffled float64
+	Seed         int64 // default 1; test run i uses Seed+TestSeedOffset+i
+	Window       time.Duration
+	Timeout      time.Duration // a run still going after it is stopped; default 1 minute
+	Dir          string        // keeps the traces and specs; a temporary directory if empty
+	Progress     func(row, stage string)
 }
 
 // NodeTable is the result: a row per bug and a row per fixed version.
@@ -115,11 +122,12 @@ type NodeTable struct {
 
 // NodeSettings is the part of a NodeConfig that shapes the numbers.
 type NodeSettings struct {
-	TrainRuns int     `json:"train_runs"`
-	Shuffled  float64 `json:"shuffled"`
-	TestRuns  int     `json:"test_runs"`
-	Seed      int64   `json:"seed"`
-	WindowMS  int64   `json:"window_ms"`
+	TrainRuns    int     `json:"train_runs"`
+	Shuffled     float64 `json:"shuffled"`
+	TestRuns     int     `json:"test_runs"`
+	TestShuffled float64 `json:"test_shuffled"`
+	Seed         int64   `json:"seed"`
+	WindowMS     int64   `json:"window_ms"`
 }
 
 // NodeRow is one version's figures.
@@ -153,6 +161,9 @@ func RunNode(ctx context.Context, cfg NodeConfig) (*NodeTable, error) {
 	if cfg.TestRuns == 0 {
 		cfg.TestRuns = 3
 	}
+	if cfg.TestShuffled == 0 {
+		cfg.TestShuffled = 1
+	}
 	if cfg.Seed == 0 {
 		cfg.Seed = 1
 	}
@@ -179,7 +190,8 @@ func RunNode(ctx context.Context, cfg NodeConfig) (*NodeTable, error) {
 		dir = tmp
 	}
 	t := &NodeTable{Version: 1, Config: NodeSettings{
-		TrainRuns: cfg.TrainRuns, Shuffled: cfg.Shuffled, TestRuns: cfg.TestRuns, Seed: cfg.Seed, WindowMS: cfg.Window.Milliseconds(),
+		TrainRuns: cfg.TrainRuns, Shuffled: cfg.Shuffled, TestRuns: cfg.TestRuns, TestShuffled: cfg.TestShuffled,
+		Seed: cfg.Seed, WindowMS: cfg.Window.Milliseconds(),
 	}}
 	t.Total.Bug = "total"
 	for _, b := range cfg.Bugs {
@@ -242,7 +254,7 @@ func evalNodeBug(ctx context.Context, cfg *NodeConfig, b *NodeBug, fixed bool, d
 		bt := nodejs.Batch{
 			Recorder: cfg.Recorder, Command: append([]string{"node", "harness.js"}, v.Args...),
 			Dir: filepath.Join(out, sub), App: b.ID, Root: b.Dir,
-			Runs: runs, Shuffled: shuffled, Seed: seed, Instrument: []string{v.Alias},
+			Runs: runs, Shuffled: shuffled, Seed: seed, Instrument: v.Instrument,
 			Timeout: cfg.Timeout, Format: traces.LCT,
 		}
 		return bt.Record(ctx)
@@ -265,7 +277,7 @@ func evalNodeBug(ctx context.Context, cfg *NodeConfig, b *NodeBug, fixed bool, d
 	}
 
 	progress("record test runs")
-	test, err := batch("test", cfg.TestRuns, 0, cfg.Seed+TestSeedOffset)
+	test, err := batch("test", cfg.TestRuns, cfg.TestShuffled, cfg.Seed+TestSeedOffset)
 	if err != nil {
 		return nil, err
 	}
@@ -357,8 +369,8 @@ func nodeFiles(sums []nodejs.RunSummary) []string {
 // row per bug and per fixed version.
 func (t *NodeTable) WriteText(w io.Writer) error {
 	c := t.Config
-	fmt.Fprintf(w, "Training: %s per version (%.0f%% shuffled); testing: %s; seed %d; window %s.\n\n",
-		plural(c.TrainRuns, "run"), 100*c.Shuffled, plural(c.TestRuns, "run"), c.Seed, windowText(c.WindowMS))
+	fmt.Fprintf(w, "Training: %s per version (%.0f%% shuffled); testing: %s (%.0f%% shuffled); seed %d; window %s.\n\n",
+		plural(c.TrainRuns, "run"), 100*c.Shuffled, plural(c.TestRuns, "run"), 100*c.TestShuffled, c.Seed, windowText(c.WindowMS))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bug\tpackage@version\tharmful\t|\traces: groups\tharmful found\tmissed\t|\tlicorice: reports\tharmful found\tmissed\t|\treduction\t")
 	for _, r := range append(t.Rows, t.Total) {

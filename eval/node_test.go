@@ -1,0 +1,52 @@
+package eval_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/eval"
+	"github.com/licorice-dev/licorice/internal/nodetest"
+)
+
+// TestRunNode runs the real-bug evaluation at a small size: every bug's
+// buggy and fixed versions are recorded (the packages installed from the
+// lockfile), learned and checked, no fixed version gets a report of its
+// bug's pair, and licorice reports fewer groups than the race detector.
+func TestRunNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records about a hundred runs")
+	}
+	rec := nodetest.Recorder(t)
+	root, err := eval.LocateNodeBugs(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bugs, err := eval.NodeBugs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bugs) < 4 {
+		t.Fatalf("%d bugs under %s, want at least 4", len(bugs), root)
+	}
+	tab, err := eval.RunNode(context.Background(), eval.NodeConfig{
+		Root: root, Recorder: rec, Bugs: bugs, TrainRuns: 10, TestRuns: 2, Window: asyncclock.DefaultWindow,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Rows) != 2*len(bugs) {
+		t.Fatalf("%d rows, want %d", len(tab.Rows), 2*len(bugs))
+	}
+	for _, r := range tab.Rows {
+		if r.Train != 10 || r.TrainCorrect == 0 {
+			t.Errorf("%s (fixed %v): %d training runs, %d correct", r.Bug, r.Fixed, r.Train, r.TrainCorrect)
+		}
+		if r.Fixed && len(r.Licorice.Found) > 0 {
+			t.Errorf("%s (fixed): licorice reports the bug's pair %v", r.Bug, r.Licorice.Found)
+		}
+	}
+	if tab.Total.Licorice.Reported >= tab.Total.Races.Reported {
+		t.Errorf("licorice: %d report groups, races: %d; want fewer", tab.Total.Licorice.Reported, tab.Total.Races.Reported)
+	}
+}
