@@ -114,7 +114,7 @@ function install(rec) {
           r.e = null;
           rec.begin(e, r.ev);
         } else if (r.kind === 'io') {
-          rec.begin(rec.deliver(r.m), 'macro');
+          rec.begin(rec.deliver(r.m, r.type === 'TCPWRAP' ? rec.loopback.readOf(res) : undefined), 'macro');
         } else {
           rec.begin(rec.deliver(undefined), 'macro');
         }

@@ -18,6 +18,12 @@
 //     directory) is.
 //   - A stream or socket (any stream.Readable or stream.Writable) has a
 //     field `destroyed`: destroy() writes true; write() and end() read it.
+//   - Loopback TCP: a write (or end) on a socket whose peer is in this
+//     process happens before the peer's read that brings its data. Each
+//     write signals a handle of its own, per direction, in order; a read
+//     callback of the peer's TCP handle is delivered after a wait on the
+//     oldest write of that direction not yet read (events.js). TCP keeps
+//     order, and a read brings at least the oldest unread byte.
 
 const fs = require('fs');
 const path = require('path');
@@ -214,6 +220,54 @@ function install(rec, heap, root) {
     }
   }
 
+  // Loopback TCP.
+  const net = require('net');
+  const pending = new Map(); // "local>peer" -> handles of writes not yet read, oldest first
+  let writes = 0;
+  const names = (handle) => {
+    if (handle === null || typeof handle !== 'object' || typeof handle.getsockname !== 'function') return null;
+    const l = {};
+    const p = {};
+    try {
+      if (handle.getsockname(l) !== 0 || handle.getpeername(p) !== 0) return null;
+    } catch {
+      return null;
+    }
+    return { local: l.address + ':' + l.port, peer: p.address + ':' + p.port };
+  };
+  // A direction whose writes nobody here reads (the peer is another
+  // process on this machine) stops being tracked after maxUnread writes.
+  const maxUnread = 4096;
+  const dead = new Set();
+  const loopbackAddr = /^(127\.|::1$|::ffff:127\.)/;
+  const wrote = (sock) => {
+    if (!(sock instanceof net.Socket) || rec.off > 0 || rec.closed) return;
+    const n = names(sock._handle);
+    if (n === null || !loopbackAddr.test(n.peer)) return;
+    const key = n.local + '>' + n.peer;
+    if (dead.has(key)) return;
+    let list = pending.get(key);
+    if (list === undefined) pending.set(key, (list = []));
+    if (list.length >= maxUnread) {
+      dead.add(key);
+      pending.delete(key);
+      return;
+    }
+    const m = 'tcp:' + ++writes;
+    list.push(m);
+    quiet(() => rec.signal(m));
+  };
+  rec.loopback = {
+    /** readOf is the handle a read of TCP handle h waits on, if its peer wrote to it. */
+    readOf(h) {
+      const n = names(h);
+      if (n === null) return undefined;
+      const list = pending.get(n.peer + '>' + n.local);
+      if (list === undefined || list.length === 0) return undefined;
+      return list.shift();
+    },
+  };
+
   // Streams and sockets: destroyed.
   const streamRead = (s) => quiet(() => rec.emit('read', { obj: heap.idOf(s), field: 'destroyed', val: Boolean(s.destroyed) }));
   const streamWrite = (s) => quiet(() => rec.emit('write', { obj: heap.idOf(s), field: 'destroyed', val: true }));
@@ -233,6 +287,7 @@ function install(rec, heap, root) {
           return out;
         }
         streamRead(this);
+        wrote(this);
         return orig.apply(this, args);
       };
       Object.defineProperty(proto[name], 'name', { value: name });

@@ -109,14 +109,17 @@ class Recorder {
    * deliver sends a new event to the io queue from a worker thread of its
    * own, forked by the main thread, that first waits on origin (if any):
    * the origin happens before the event, and nothing else does.
-   * It must be called between events.
+   * also, if given, is one more handle to wait on (loopback TCP: the
+   * peer's write whose data this read brings). It must be called between
+   * events.
    */
-  deliver(origin) {
+  deliver(origin, also) {
     const w = 'w' + ++this.workers;
     const e = this.newEvent();
     this.w.op('fork', mainThread, { child: w });
     this.w.op('thread_begin', w, {});
     if (origin) this.w.op('wait', w, { m: origin });
+    if (also) this.w.op('wait', w, { m: also });
     this.w.op('send', w, { q: 'io', e });
     this.w.op('thread_end', w, {});
     return e;

@@ -226,3 +226,22 @@ test('module loading is not file-system traffic', () => {
   const { ops } = record(`require('path'); require('./helper.js');`.replace("require('./helper.js');", ''));
   assert.ok(!ops.some((o) => typeof o.obj === 'string' && o.obj.startsWith('fs:')));
 });
+
+test('loopback TCP: a write happens before the peer read that brings it', () => {
+  const { ops } = record(`
+    const net = require('net');
+    const srv = net.createServer(function onConn(s) { s.on('data', function serverData() { s.end('pong'); }); });
+    srv.listen(0, '127.0.0.1', function listening() {
+      const c = net.connect(srv.address().port, '127.0.0.1', function connected() { c.write('ping'); });
+      c.on('data', function clientData() { c.destroy(); srv.close(); });
+    });
+  `);
+  const linked = (writer, reader) => {
+    const sig = ops.find((o) => o.op === 'signal' && o.t === eventOf(ops, writer).id && o.m.startsWith('tcp:'));
+    assert.ok(sig, writer + ' signals its write');
+    const { send } = eventOf(ops, reader);
+    assert.ok(ops.some((o) => o.op === 'wait' && o.t === send.t && o.m === sig.m), reader + "'s delivery waits on " + writer + "'s write");
+  };
+  linked('connected', 'serverData');
+  linked('serverData', 'clientData');
+});
