@@ -90,7 +90,9 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 	}
 	v := traces.NewValidator(syms)
 	main := syms.Intern(mainThread)
-	running := traces.NoSym // the event the main thread runs
+	running := traces.NoSym        // the event the main thread runs
+	alive := map[traces.Sym]bool{} // threads begun and not ended
+	var lastThread traces.Sym      // the last thread that began
 	line := 1
 	write := func(op *traces.Op) error {
 		if err := v.Check(op, line); err != nil {
@@ -111,6 +113,11 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 		}
 		line++
 		switch op.Kind {
+		case traces.ThreadBegin:
+			alive[op.Task] = true
+			lastThread = op.Task
+		case traces.ThreadEnd:
+			delete(alive, op.Task)
 		case traces.Begin:
 			if op.Thread == main {
 				running = op.Task
@@ -145,9 +152,22 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 		return res, invalidError{fmt.Errorf("the recorder wrote an invalid trace: %s: the main thread attaches no queue", raw)}
 	}
 	if end != "" && res.crash == "" {
-		task := main
-		if running != traces.NoSym {
+		// The error belongs to what was running: the event, else the
+		// exit listeners' thread or main, else a thread of its own.
+		var task traces.Sym
+		switch {
+		case running != traces.NoSym:
 			task = running
+		case alive[lastThread]:
+			task = lastThread
+		case alive[main]:
+			task = main
+		default:
+			task = syms.Intern("end")
+			b := traces.Op{Kind: traces.ThreadBegin, Task: task}
+			if err := write(&b); err != nil {
+				return res, err
+			}
 		}
 		e := traces.Op{Kind: traces.Error, Task: task, Name: syms.Intern(end)}
 		if err := write(&e); err != nil {

@@ -110,6 +110,26 @@ function createRuntime(rec) {
   const made = new WeakSet(); // objects allocated by instrumented code
   const tracked = (o, k, v) => isObj(o) && (typeof v !== 'function' || (made.has(o) && Object.prototype.hasOwnProperty.call(o, k)));
 
+  // The native mutators of arrays, maps and sets change the object
+  // without an instrumented write: after one, the array's length and the
+  // elements it changed (at most maxInitFields of them), or the map's or
+  // set's size, are recorded as written.
+  const arrayMutators = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
+  const collectionMutators = new Set(['set', 'add', 'delete', 'clear']);
+  const mutator = (o, k, f) =>
+    (Array.isArray(o) && arrayMutators.has(k) && f === Array.prototype[k]) ||
+    ((o instanceof Map || o instanceof Set) && collectionMutators.has(k) && f === Object.getPrototypeOf(o)[k]);
+  const mutated = (o, k, before, src) => {
+    if (!Array.isArray(o)) {
+      write(o, 'size', o.size, src);
+      return;
+    }
+    const from = k === 'push' ? before : k === 'pop' ? o.length : 0;
+    const to = Math.min(Math.max(o.length, before), from + maxInitFields);
+    for (let i = from; i < to; i++) write(o, i, o[i], src);
+    write(o, 'length', o.length, src);
+  };
+
   const lc = {
     get(o, k, src) {
       const v = o[k];
@@ -120,7 +140,11 @@ function createRuntime(rec) {
       const f = o[k];
       if (tracked(o, k, f) && on()) read(o, k, f, src, true);
       if (typeof f !== 'function') throw new TypeError(String(k) + ' is not a function');
-      return Reflect.apply(f, o, args);
+      const mutates = on() && mutator(o, k, f);
+      const before = mutates && Array.isArray(o) ? o.length : 0;
+      const out = Reflect.apply(f, o, args);
+      if (mutates) mutated(o, k, before, src);
+      return out;
     },
     put(o, k, v, src) {
       o[k] = v;
@@ -179,7 +203,9 @@ function createRuntime(rec) {
       ids.set(v, id);
       made.add(v);
       rec.emit('alloc', { obj: id, site, type: type || typeName(v) }, site);
-      if (type === 'Object') {
+      if (type === 'Array') {
+        rec.emit('write', { obj: id, field: 'length', val: v.length }, site);
+      } else if (type === 'Object') {
         // An object literal's fields have their initial values.
         let n = 0;
         for (const k of Object.keys(v)) {

@@ -35,6 +35,7 @@ class Recorder {
     this.mainDone = false; // the main module's synchronous code has finished
     this.cur = null; // the running event: {id, kind, calls, depth, signal}
     this.main = { id: mainThread, kind: 'main', calls: [], depth: 0 };
+    this.exit = null; // the thread that runs the exit listeners, once the loop is done
     this.off = 0; // > 0: the recorder's own code runs; record nothing
     this.closed = false;
     this.errors = 0;
@@ -70,6 +71,7 @@ class Recorder {
   /** task is the running task: an event, the main thread, or a new anonymous event. */
   task() {
     if (this.cur !== null) return this.cur;
+    if (this.exit !== null) return this.exit;
     if (!this.mainDone) return this.main;
     return this.anonymous();
   }
@@ -114,8 +116,9 @@ class Recorder {
    * events.
    */
   deliver(origin, also) {
-    const w = 'w' + ++this.workers;
     const e = this.newEvent();
+    if (this.exit !== null) return e; // the loop is done: nothing is delivered (begin ignores it)
+    const w = 'w' + ++this.workers;
     this.w.op('fork', mainThread, { child: w });
     this.w.op('thread_begin', w, {});
     if (origin) this.w.op('wait', w, { m: origin });
@@ -127,6 +130,7 @@ class Recorder {
 
   /** begin starts event e, of kind (tick, micro, macro, anon), on the main thread. */
   begin(e, kind) {
+    if (this.exit !== null) return; // no event runs after the loop is done
     if (this.cur !== null) this.end();
     this.deferred = [];
     this.mainDone = true;
@@ -167,13 +171,24 @@ class Recorder {
     for (const f of fs) f();
   }
 
-  /** finish closes the trace: the running event ends, and the file is flushed. */
+  /**
+   * finish closes the event loop: the running event ends, the main thread
+   * ends, and the process's exit listeners (the program's, which run
+   * after ours) are the code of a thread "exit" that joins main — so
+   * every event happens before them, as Node runs them once the loop is
+   * done. The file is flushed, and what follows is written at once.
+   */
   finish() {
-    if (this.closed) return;
+    if (this.closed || this.exit !== null) return;
     if (this.cur !== null) this.end();
+    this.runDeferred();
     this.closeCalls(this.main);
+    this.w.op('thread_end', mainThread);
+    this.exit = { id: 'exit', kind: 'exit', calls: [], depth: 0 };
+    this.w.op('thread_begin', 'exit', { name: 'exit listeners' });
+    this.w.op('join', 'exit', { child: mainThread });
     this.w.flush();
-    this.w.sync = true; // the exit listeners after ours still write, at once
+    this.w.sync = true;
   }
 }
 

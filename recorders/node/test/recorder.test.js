@@ -177,7 +177,7 @@ test('a worker thread is not recorded, and the main thread is', () => {
     w.on('exit', function exited() {});
   `);
   assert.ok(ops.some((o) => o.op === 'call' && o.h === 'exited'));
-  assert.ok(ops.every((o) => o.t === undefined || /^(main|E\d+|w\d+)$/.test(o.t)));
+  assert.ok(ops.every((o) => o.t === undefined || /^(main|exit|E\d+|w\d+)$/.test(o.t)));
 });
 
 test('high-level locations: a path exists or not, a stream is destroyed', () => {
@@ -244,4 +244,34 @@ test('loopback TCP: a write happens before the peer read that brings it', () => 
   };
   linked('connected', 'serverData');
   linked('serverData', 'clientData');
+});
+
+test('exit listeners run after every event, on a thread of their own', () => {
+  const { ops } = record(`
+    let done = false;
+    setTimeout(function work() { done = true; }, 1);
+    process.on('exit', function check() { if (!done) throw new Error('not done'); });
+  `);
+  const tail = ops.slice(ops.findIndex((o) => o.op === 'thread_end' && o.t === 'main'));
+  assert.deepStrictEqual(tail.slice(0, 3).map((o) => [o.op, o.t, o.child]), [
+    ['thread_end', 'main', undefined],
+    ['thread_begin', 'exit', undefined],
+    ['join', 'exit', 'main'],
+  ]);
+  assert.ok(tail.some((o) => o.op === 'call' && o.h === 'check' && o.t === 'exit'));
+});
+
+test('native mutators of arrays and maps are writes', () => {
+  const { ops } = record(`
+    const a = [];
+    const m = new Map();
+    setTimeout(function add() { a.push(1, 2); m.set('k', 1); a.pop(); }, 1);
+  `);
+  const add = eventOf(ops, 'add').id;
+  assert.deepStrictEqual(
+    ops.filter((o) => o.op === 'write' && o.t === add).map((o) => [o.field, o.val]),
+    [['[0]', 1], ['[1]', 2], ['length', 2], ['size', 1], ['[1]', null], ['length', 1]],
+  );
+  const init = ops.find((o) => o.op === 'write' && o.t === 'main' && o.field === 'length');
+  assert.strictEqual(init.val, 0, "an array literal's length is its initial value");
 });
