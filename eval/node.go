@@ -35,7 +35,9 @@ type NodeBug struct {
 	// that make the harness use it.
 	Buggy Version `json:"buggy"`
 	Fixed Version `json:"fixed"`
-	// Harmful are the handler pairs whose order is the bug.
+	// Harmful are the handler pairs whose order is the bug. "{alias}" in a
+	// handler's name (a source location in the package) stands for the
+	// version's alias, so that the same pair is looked for in both.
 	Harmful [][2]string `json:"harmful"`
 	// Dir is the bug's folder (set when read).
 	Dir string `json:"-"`
@@ -318,7 +320,11 @@ func evalNodeBug(ctx context.Context, cfg *NodeConfig, b *NodeBug, fixed bool, d
 			row.Races.Reported++
 		}
 	}
-	row.Races.Found, row.Races.Missed = scorePairs(b.Harmful, groups, !fixed)
+	harmful := make([][2]string, len(b.Harmful))
+	for i, h := range b.Harmful {
+		harmful[i] = [2]string{strings.ReplaceAll(h[0], "{alias}", v.Alias), strings.ReplaceAll(h[1], "{alias}", v.Alias)}
+	}
+	row.Races.Found, row.Races.Missed = scorePairs(harmful, groups, !fixed)
 
 	progress("detect")
 	det, err := detect.Detect(ctx, res.Spec, paths, detect.Options{Window: cfg.Window})
@@ -330,7 +336,7 @@ func evalNodeBug(ctx context.Context, cfg *NodeConfig, b *NodeBug, fixed bool, d
 		groups = append(groups, r.Handlers)
 	}
 	row.Licorice.Reported = len(det.Reports)
-	row.Licorice.Found, row.Licorice.Missed = scorePairs(b.Harmful, groups, !fixed)
+	row.Licorice.Found, row.Licorice.Missed = scorePairs(harmful, groups, !fixed)
 	row.Reduction = reduction(row.Races.Reported, row.Licorice.Reported)
 	return row, nil
 }
