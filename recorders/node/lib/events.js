@@ -17,7 +17,7 @@ const promiseInfo = { kind: 'internal', type: 'PROMISE' };
 const unorderedCallbacks = new Set(['TCPSERVERWRAP', 'PIPESERVERWRAP']);
 
 /**
- * install starts recording events into rec. It returns a function that
+ * install starts recording events into rec. It returns {stop}, which
  * stops the hooks.
  */
 function install(rec) {
@@ -26,22 +26,11 @@ function install(rec) {
   const stack = []; // the infos of the async_hooks callbacks running, outermost first
   let depth = 0; // nested before/after of async_hooks (a callback run inside another)
 
-  const pid = new WeakMap(); // promise -> "pN"
-  let promises = 0;
   const settled = new WeakMap(); // promise -> the task that settled it
   const reactions = new WeakMap(); // promise -> [{child, task}] registered before it settled
   const parentOf = new WeakMap(); // child promise -> the unsettled promise it was registered on
   const jobs = new WeakMap(); // derived promise -> its job's pending event
   let promiseDepth = 0;
-
-  const idOf = (p) => {
-    let id = pid.get(p);
-    if (id === undefined) {
-      id = 'p' + ++promises;
-      pid.set(p, id);
-    }
-    return id;
-  };
 
   // The context a tick is sent from decides its place in the jobs queue.
   const tickOpts = () => {
@@ -52,10 +41,9 @@ function install(rec) {
   };
 
   const hook = asyncHooks.createHook({
-    init(asyncId, type, triggerAsyncId, resource) {
+    init(asyncId, type, _triggerAsyncId, resource) {
       if (type === 'PROMISE') return;
-      void triggerAsyncId;
-      if (rec.off > 0 || rec.internal > 0) {
+      if (rec.off > 0) {
         // The recorder's own resource (a shuffle delay): an I/O-like
         // delivery whose origin is the running task.
         if (rec.internalOrigin > 0) {
@@ -114,7 +102,7 @@ function install(rec) {
           r.e = null;
           rec.begin(e, r.ev);
         } else if (r.kind === 'io') {
-          rec.begin(rec.deliver(r.m, r.type === 'TCPWRAP' ? rec.loopback.readOf(res) : undefined), 'macro');
+          rec.begin(rec.deliver(r.m, r.type === 'TCPWRAP' ? rec.loopback?.readOf(res) : undefined), 'macro');
         } else {
           rec.begin(rec.deliver(undefined), 'macro');
         }
@@ -235,7 +223,6 @@ function install(rec) {
   });
 
   hook.enable();
-  void idOf;
 
   // clearTimeout, clearInterval, clearImmediate remove a pending event;
   // refresh() sends a timer's next firing anew.

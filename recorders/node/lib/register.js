@@ -50,8 +50,7 @@ function main() {
   }
   const rec = new Recorder(out, { platform: 'node', ...header });
   rec.notesFile = envOr('LICORICE_NOTES', '');
-  rec.internalOrigin = 0;
-  rec.internal = 0;
+  rec.internalOrigin = 0; // > 0: a resource made now is the shuffler's delay (shuffle.js)
   const heap = createRuntime(rec);
   globalThis.__licorice = heap;
 

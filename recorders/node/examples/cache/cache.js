@@ -14,7 +14,7 @@ class Cache extends EventEmitter {
     super();
     this.file = file;
     this.config = null; // set by onConfig
-    this.entries = new Map();
+    this.entries = {}; // key -> value
     this.log = [];
   }
 
@@ -31,9 +31,10 @@ class Cache extends EventEmitter {
   // lookup relies on the configuration: this.config != null.
   lookup(key) {
     const limit = this.config.maxEntries;
-    if (this.entries.has(key)) return this.entries.get(key);
+    const hit = this.entries[key];
+    if (hit !== undefined) return hit;
     const value = key.toUpperCase();
-    if (this.entries.size < limit) this.entries.set(key, value);
+    if (Object.keys(this.entries).length < limit) this.entries[key] = value;
     return value;
   }
 
