@@ -81,7 +81,6 @@ func (b *Batch) Record(ctx context.Context) ([]RunSummary, error) {
 	if err != nil {
 		return nil, fmt.Errorf("record: %s: %w", b.Command[0], err)
 	}
-	b.Command[0] = node
 	if err := os.MkdirAll(b.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
@@ -104,7 +103,7 @@ func (b *Batch) Record(ctx context.Context) ([]RunSummary, error) {
 			defer wg.Done()
 			for i := range jobs {
 				name := fmt.Sprintf("%s-%0*d.%s", b.App, width, i, b.Format)
-				sums[i], errs[i] = b.recordOne(ctx, i, filepath.Join(b.Dir, name))
+				sums[i], errs[i] = b.recordOne(ctx, node, i, filepath.Join(b.Dir, name))
 				if errs[i] != nil {
 					cancel()
 				}
@@ -137,7 +136,7 @@ func (b *Batch) Record(ctx context.Context) ([]RunSummary, error) {
 	return sums, nil
 }
 
-func (b *Batch) recordOne(ctx context.Context, i int, path string) (RunSummary, error) {
+func (b *Batch) recordOne(ctx context.Context, node string, i int, path string) (RunSummary, error) {
 	seed := b.Seed + int64(i)
 	shuffled := shuffle.IsShuffled(i, b.Shuffled)
 	delayMean := b.DelayMean
@@ -180,12 +179,10 @@ func (b *Batch) recordOne(ctx context.Context, i int, path string) (RunSummary, 
 		"LICORICE_NOTES="+notesName,
 	)
 	args := append([]string{"--require", filepath.Join(b.Recorder, entry)}, b.Command[1:]...)
-	cmd := exec.Command(b.Command[0], args...)
+	cmd := exec.Command(node, args...)
 	cmd.Env = env
-	cmd.Dir = root
-	cmd.Stdin = nil
+	cmd.Dir = root // stdin and stdout are /dev/null
 	var stderr tail
-	cmd.Stdout = nil
 	cmd.Stderr = &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	start := time.Now()
