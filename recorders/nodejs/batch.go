@@ -147,8 +147,12 @@ func (b *Batch) recordOne(ctx context.Context, node string, i int, path string) 
 	if err != nil {
 		return RunSummary{}, fmt.Errorf("record: %w", err)
 	}
-	rawName := raw.Name()
+	rawName, err := filepath.Abs(raw.Name()) // the program runs in Root
 	raw.Close()
+	if err != nil {
+		os.Remove(raw.Name())
+		return RunSummary{}, fmt.Errorf("record: %w", err)
+	}
 	defer os.Remove(rawName)
 	notesName := rawName + ".notes"
 	defer os.Remove(notesName)

@@ -153,3 +153,27 @@ func TestRecordShuffledHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordRelativeDir checks a relative output directory with the
+// program run in another directory (Root): the trace lands in the output
+// directory, not beside the program.
+func TestRecordRelativeDir(t *testing.T) {
+	rec := nodetest.Recorder(t)
+	programs, err := filepath.Abs(filepath.Join("testdata", "programs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	b := nodejs.Batch{
+		Recorder: rec, Command: []string{"node", "clean.js"}, Root: programs,
+		Dir: "out", App: "p", Runs: 1, Seed: 1, Format: traces.JSONL,
+	}
+	sums, err := b.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sums[0].Crash != "" {
+		t.Fatalf("crashed: %s", sums[0].Crash)
+	}
+	readTrace(t, filepath.Join("out", "p-000.jsonl"))
+}
