@@ -6,10 +6,11 @@
 // whole or not at all. It is what `licorice record -- node …` runs.
 //
 // The model the recorder states (docs/causality.md, "Node.js"): one
-// looper thread "main"; process.nextTick callbacks and microtasks on
-// queue "jobs", setImmediate callbacks on "immediate", timers on one
-// queue per duration "timer:D", and every other callback delivered to
-// "io" by a short-lived worker thread that waits on its origin's signal.
+// looper thread "main"; process.nextTick callbacks, microtasks and
+// setImmediate callbacks on queue "jobs" (their send's delay is their
+// category), timers on one queue per duration "timer:D", and every other
+// callback delivered to "io" by a short-lived worker thread that waits on
+// its origin's signal.
 // Queues first used inside an event are attached here, when the trace is
 // written, since a looper attaches queues only outside its events.
 package nodejs

@@ -718,7 +718,13 @@ func ruleEvents(syms *traces.Symbols, ops []traces.Op) ([]*ruleEvent, map[string
 				}
 			}
 		case traces.Send:
-			ev := &ruleEvent{id: op.Event, queue: syms.String(op.Queue), send: i, begin: -1, senderEvent: -1, parent: -1,
+			// The immediates share queue jobs with the ticks and
+			// microtasks (delay 5); here they keep a name of their own.
+			queue := syms.String(op.Queue)
+			if queue == "jobs" && op.Time == 5 {
+				queue = "immediate"
+			}
+			ev := &ruleEvent{id: op.Event, queue: queue, send: i, begin: -1, senderEvent: -1, parent: -1,
 				how: fmt.Sprintf("%v,%d,%v", op.SendKind, op.Time, op.Async)}
 			s := &sent{ev: ev, sender: op.Task, worker: threads[op.Task] && syms.String(op.Task) != mainThread}
 			sends[op.Event] = s

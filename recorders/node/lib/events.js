@@ -68,7 +68,7 @@ function install(rec) {
             resources.set(resource, { kind: 'sent', e: rec.send('jobs', { delay: 1 }), q: 'jobs', type, ev: 'micro' });
             return;
           case 'Immediate':
-            resources.set(resource, { kind: 'sent', e: rec.send('immediate'), q: 'immediate', type, ev: 'macro' });
+            resources.set(resource, { kind: 'sent', e: rec.send('jobs', { delay: 5 }), q: 'jobs', type, ev: 'macro' });
             return;
           case 'Timeout': {
             const q = 'timer:' + timerDuration(resource);

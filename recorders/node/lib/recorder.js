@@ -13,15 +13,21 @@
 //               reactions, await continuations, queueMicrotask): a tick
 //               sent outside the microtask phase is (delayed, async, 0),
 //               a microtask (delayed, sync, 1), a tick sent from a
-//               microtask (delayed, sync, 2);
-//   immediate   setImmediate callbacks, FIFO;
+//               microtask (delayed, sync, 2); and setImmediate callbacks
+//               (delayed, sync, 5), so that the jobs sent before an
+//               immediate run before it (Node drains them before the
+//               check phase and between two immediates): Table 3.1's
+//               delayed-sync row orders a job before an immediate sent
+//               after it, immediates FIFO, and no job after an immediate;
 //   timer:D     setTimeout/setInterval callbacks of duration D ms, FIFO;
 //   io          every other callback (I/O, sockets, child processes, the
 //               callbacks whose origin is unknown). Each is sent by a
 //               worker thread of its own ("delivery"), forked from the
 //               main thread, which first waits on the signal its origin
 //               gave: so its origin happens before it, and nothing orders
-//               two of them.
+//               two of them. (Not on jobs: Node drains the jobs only when
+//               the outermost callback scope closes, and one native
+//               callback can run two I/O callbacks in a row.)
 
 const { TraceWriter } = require('./trace');
 
@@ -42,7 +48,7 @@ class Recorder {
     this.queues = new Set();
     this.deferred = []; // ops to record at the next handler call of the running task
     this.w.op('thread_begin', mainThread, { kind: 'looper', name: 'main' });
-    for (const q of ['jobs', 'immediate', 'io']) this.attach(q);
+    for (const q of ['jobs', 'io']) this.attach(q);
   }
 
   /**

@@ -48,27 +48,28 @@ function eventOf(ops, h) {
 test('the header and the main thread', () => {
   const { header, ops } = record('1;', { LICORICE_HEADER: JSON.stringify({ app: 'x', run: 'run-000' }) });
   assert.deepStrictEqual([header.licorice_trace, header.platform, header.app, header.run], [1, 'node', 'x', 'run-000']);
-  assert.deepStrictEqual(ops.slice(0, 4).map((o) => [o.op, o.t, o.q || o.kind]), [
+  assert.deepStrictEqual(ops.slice(0, 3).map((o) => [o.op, o.t, o.q || o.kind]), [
     ['thread_begin', 'main', 'looper'],
     ['attach', 'main', 'jobs'],
-    ['attach', 'main', 'immediate'],
     ['attach', 'main', 'io'],
   ]);
 });
 
-test('ticks and microtasks: their places in the jobs queue', () => {
+test('ticks, microtasks and immediates: their places in the jobs queue', () => {
   const { ops } = record(`
     process.nextTick(function tickMain() {});
     Promise.resolve().then(function microMain() {
       process.nextTick(function tickFromMicro() {});
     });
     queueMicrotask(function queued() {});
+    setImmediate(function imm() {});
   `);
   const cases = [
     ['tickMain', { q: 'jobs', async: true, delay: undefined }],
     ['microMain', { q: 'jobs', async: undefined, delay: 1 }],
     ['tickFromMicro', { q: 'jobs', async: undefined, delay: 2 }],
     ['queued', { q: 'jobs', async: undefined, delay: 1 }],
+    ['imm', { q: 'jobs', async: undefined, delay: 5 }],
   ];
   for (const [h, want] of cases) {
     const { send } = eventOf(ops, h);
