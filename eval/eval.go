@@ -221,36 +221,9 @@ func evalApp(ctx context.Context, cfg *Config, app *apps.App, dir string) (*Row,
 	paths := files(test)
 
 	progress("races")
-	var reports []*races.Report
-	for _, p := range paths {
-		rep, err := raceReport(ctx, p, cfg.Window)
-		if err != nil {
-			return nil, err
-		}
-		reports = append(reports, rep)
-	}
-	// Race groups, with array elements folded as detect folds them in
-	// its reports (a[3] and a[4] are one group).
-	type raceKey struct {
-		kind     races.Kind
-		loc      string
-		handlers [2]string
-	}
-	inThread := map[raceKey]bool{}
-	var groups [][]string
-	for _, m := range races.Merge(reports) {
-		k := raceKey{m.Kind, detect.Pattern(m.Location), m.Handlers}
-		had, seen := inThread[k]
-		inThread[k] = had || m.InThread > 0
-		if !seen {
-			groups = append(groups, m.Handlers[:])
-		}
-	}
-	row.Races.All = len(inThread)
-	for _, in := range inThread {
-		if in {
-			row.Races.Reported++
-		}
+	groups, err := raceGroups(ctx, paths, cfg.Window, &row.Races)
+	if err != nil {
+		return nil, err
 	}
 	row.Races.Found, row.Races.Missed = score(app, groups)
 
@@ -286,6 +259,44 @@ func files(sums []shuffle.RunSummary) []string {
 		out[i] = s.File
 	}
 	return out
+}
+
+// raceGroups runs the race detector on the test runs and counts its groups
+// into t: Reported, the groups (kind, location, handler pair, merged over
+// the runs; array elements folded as detect folds them, a[3] and a[4] one
+// group) with races between events of one looper thread, All, every group.
+// It returns the handler pairs of the groups, for scoring.
+func raceGroups(ctx context.Context, paths []string, window time.Duration, t *Tool) ([][]string, error) {
+	var reports []*races.Report
+	for _, p := range paths {
+		rep, err := raceReport(ctx, p, window)
+		if err != nil {
+			return nil, err
+		}
+		reports = append(reports, rep)
+	}
+	type raceKey struct {
+		kind     races.Kind
+		loc      string
+		handlers [2]string
+	}
+	inThread := map[raceKey]bool{}
+	var groups [][]string
+	for _, m := range races.Merge(reports) {
+		k := raceKey{m.Kind, detect.Pattern(m.Location), m.Handlers}
+		had, seen := inThread[k]
+		inThread[k] = had || m.InThread > 0
+		if !seen {
+			groups = append(groups, m.Handlers[:])
+		}
+	}
+	t.All = len(inThread)
+	for _, in := range inThread {
+		if in {
+			t.Reported++
+		}
+	}
+	return groups, nil
 }
 
 func raceReport(ctx context.Context, path string, window time.Duration) (*races.Report, error) {

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/licorice-dev/licorice/detect"
-	"github.com/licorice-dev/licorice/detect/races"
 	"github.com/licorice-dev/licorice/learn"
 	"github.com/licorice-dev/licorice/recorders/nodejs"
 	"github.com/licorice-dev/licorice/traces"
@@ -291,34 +290,9 @@ func evalNodeBug(ctx context.Context, cfg *NodeConfig, b *NodeBug, fixed bool, d
 	paths := nodeFiles(test)
 
 	progress("races")
-	var reports []*races.Report
-	for _, p := range paths {
-		rep, err := raceReport(ctx, p, cfg.Window)
-		if err != nil {
-			return nil, err
-		}
-		reports = append(reports, rep)
-	}
-	type raceKey struct {
-		kind     races.Kind
-		loc      string
-		handlers [2]string
-	}
-	inThread := map[raceKey]bool{}
-	var groups [][]string
-	for _, m := range races.Merge(reports) {
-		k := raceKey{m.Kind, detect.Pattern(m.Location), m.Handlers}
-		had, seen := inThread[k]
-		inThread[k] = had || m.InThread > 0
-		if !seen {
-			groups = append(groups, m.Handlers[:])
-		}
-	}
-	row.Races.All = len(inThread)
-	for _, in := range inThread {
-		if in {
-			row.Races.Reported++
-		}
+	groups, err := raceGroups(ctx, paths, cfg.Window, &row.Races)
+	if err != nil {
+		return nil, err
 	}
 	harmful := make([][2]string, len(b.Harmful))
 	for i, h := range b.Harmful {
