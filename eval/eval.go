@@ -197,16 +197,12 @@ func evalApp(ctx context.Context, cfg *Config, app *apps.App, dir string) (*Row,
 		return nil, err
 	}
 	progress("learn")
-	res, err := learn.Learn(ctx, files(train), learn.Options{})
+	res, err := learnSpec(ctx, files(train), filepath.Join(dir, app.Name+".spec.json"))
 	if err != nil {
 		return nil, err
 	}
 	row.TrainCorrect = res.Traces
 	row.Conditions = len(res.Spec.Conditions())
-	specPath := filepath.Join(dir, app.Name+".spec.json")
-	if err := res.Spec.WriteFile(specPath); err != nil {
-		return nil, err
-	}
 
 	progress("record test runs")
 	test, err := record(ctx, app, filepath.Join(dir, "test"), cfg.TestRuns, cfg.TestActions, 0, cfg.Seed+TestSeedOffset, false)
@@ -220,24 +216,10 @@ func evalApp(ctx context.Context, cfg *Config, app *apps.App, dir string) (*Row,
 	}
 	paths := files(test)
 
-	progress("races")
-	groups, err := raceGroups(ctx, paths, cfg.Window, &row.Races)
-	if err != nil {
+	scoreApp := func(groups [][]string) ([]string, []string) { return score(app, groups) }
+	if row.Races, row.Licorice, err = compareTools(ctx, res.Spec, paths, cfg.Window, progress, scoreApp); err != nil {
 		return nil, err
 	}
-	row.Races.Found, row.Races.Missed = score(app, groups)
-
-	progress("detect")
-	det, err := detect.Detect(ctx, res.Spec, paths, detect.Options{Window: cfg.Window})
-	if err != nil {
-		return nil, err
-	}
-	groups = groups[:0]
-	for _, r := range det.Reports {
-		groups = append(groups, r.Handlers)
-	}
-	row.Licorice.Reported = len(det.Reports)
-	row.Licorice.Found, row.Licorice.Missed = score(app, groups)
 	row.Reduction = reduction(row.Races.Reported, row.Licorice.Reported)
 	return row, nil
 }
@@ -259,6 +241,44 @@ func files(sums []shuffle.RunSummary) []string {
 		out[i] = s.File
 	}
 	return out
+}
+
+// learnSpec learns a spec from the training traces and writes it to path.
+func learnSpec(ctx context.Context, train []string, path string) (*learn.Result, error) {
+	res, err := learn.Learn(ctx, train, learn.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Spec.WriteFile(path); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// compareTools runs the race detector and licorice (with spec) on the same
+// test traces and scores both: score turns a tool's groups (each a handler
+// pair, or one handler) into the harmful pairs found and missed.
+func compareTools(ctx context.Context, spec *learn.Spec, paths []string, window time.Duration,
+	progress func(stage string), score func(groups [][]string) (found, missed []string)) (rc, lic Tool, err error) {
+	progress("races")
+	groups, err := raceGroups(ctx, paths, window, &rc)
+	if err != nil {
+		return rc, lic, err
+	}
+	rc.Found, rc.Missed = score(groups)
+
+	progress("detect")
+	det, err := detect.Detect(ctx, spec, paths, detect.Options{Window: window})
+	if err != nil {
+		return rc, lic, err
+	}
+	groups = groups[:0]
+	for _, r := range det.Reports {
+		groups = append(groups, r.Handlers)
+	}
+	lic.Reported = len(det.Reports)
+	lic.Found, lic.Missed = score(groups)
+	return rc, lic, nil
 }
 
 // raceGroups runs the race detector on the test runs and counts its groups

@@ -14,8 +14,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/licorice-dev/licorice/detect"
-	"github.com/licorice-dev/licorice/learn"
 	"github.com/licorice-dev/licorice/recorders/nodejs"
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -267,15 +265,12 @@ func evalNodeBug(ctx context.Context, cfg *NodeConfig, b *NodeBug, fixed bool, d
 		return nil, err
 	}
 	progress("learn")
-	res, err := learn.Learn(ctx, nodeFiles(train), learn.Options{})
+	res, err := learnSpec(ctx, nodeFiles(train), filepath.Join(out, b.ID+".spec.json"))
 	if err != nil {
 		return nil, err
 	}
 	row.TrainCorrect = res.Traces
 	row.Conditions = len(res.Spec.Conditions())
-	if err := res.Spec.WriteFile(filepath.Join(out, b.ID+".spec.json")); err != nil {
-		return nil, err
-	}
 
 	progress("record test runs")
 	test, err := batch("test", cfg.TestRuns, cfg.TestShuffled, cfg.Seed+TestSeedOffset)
@@ -289,28 +284,14 @@ func evalNodeBug(ctx context.Context, cfg *NodeConfig, b *NodeBug, fixed bool, d
 	}
 	paths := nodeFiles(test)
 
-	progress("races")
-	groups, err := raceGroups(ctx, paths, cfg.Window, &row.Races)
-	if err != nil {
-		return nil, err
-	}
 	harmful := make([][2]string, len(b.Harmful))
 	for i, h := range b.Harmful {
 		harmful[i] = [2]string{strings.ReplaceAll(h[0], "{alias}", v.Alias), strings.ReplaceAll(h[1], "{alias}", v.Alias)}
 	}
-	row.Races.Found, row.Races.Missed = scorePairs(harmful, groups, !fixed)
-
-	progress("detect")
-	det, err := detect.Detect(ctx, res.Spec, paths, detect.Options{Window: cfg.Window})
-	if err != nil {
+	scoreBug := func(groups [][]string) ([]string, []string) { return scorePairs(harmful, groups, !fixed) }
+	if row.Races, row.Licorice, err = compareTools(ctx, res.Spec, paths, cfg.Window, progress, scoreBug); err != nil {
 		return nil, err
 	}
-	groups = groups[:0]
-	for _, r := range det.Reports {
-		groups = append(groups, r.Handlers)
-	}
-	row.Licorice.Reported = len(det.Reports)
-	row.Licorice.Found, row.Licorice.Missed = scorePairs(harmful, groups, !fixed)
 	row.Reduction = reduction(row.Races.Reported, row.Licorice.Reported)
 	return row, nil
 }
