@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/licorice-dev/licorice/internal/atomicfile"
+	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/shuffle"
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -38,8 +38,8 @@ type Batch struct {
 	Format     traces.Format
 	Parallel   int // runs at a time (0: the number of CPUs)
 
-	// Progress, if set, is called after each run with the number done.
-	// It may be called from several goroutines.
+	// Progress, if set, is called after each run with the number done,
+	// from one goroutine at a time.
 	Progress func(done int)
 }
 
@@ -86,51 +86,13 @@ func (b *Batch) Record(ctx context.Context) ([]RunSummary, error) {
 	}
 	width := max(len(strconv.Itoa(b.Runs-1)), 3)
 	sums := make([]RunSummary, b.Runs)
-	errs := make([]error, b.Runs)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	par := b.Parallel
-	if par <= 0 {
-		par = runtime.GOMAXPROCS(0)
-	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for range min(par, b.Runs) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				name := fmt.Sprintf("%s-%0*d.%s", b.App, width, i, b.Format)
-				sums[i], errs[i] = b.recordOne(ctx, node, i, filepath.Join(b.Dir, name))
-				if errs[i] != nil {
-					cancel()
-				}
-				mu.Lock()
-				done++
-				n := done
-				mu.Unlock()
-				if b.Progress != nil {
-					b.Progress(n)
-				}
-			}
-		}()
-	}
-	for i := range b.Runs {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	err = parallel.ForEach(ctx, b.Runs, b.Parallel, b.Progress, func(ctx context.Context, _, i int) error {
+		name := fmt.Sprintf("%s-%0*d.%s", b.App, width, i, b.Format)
+		var err error
+		sums[i], err = b.recordOne(ctx, node, i, filepath.Join(b.Dir, name))
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return sums, nil
@@ -204,7 +166,7 @@ func (b *Batch) recordOne(ctx context.Context, node string, i int, path string) 
 		return RunSummary{}, fmt.Errorf("record: %w", err)
 	}
 	defer f.Abort()
-	res, err := convert(rawName, f, b.Format, &h, end)
+	res, err := convert(ctx, rawName, f, b.Format, &h, end)
 	if err != nil {
 		var inv invalidError
 		if errors.As(err, &inv) {

@@ -1,6 +1,7 @@
 package nodejs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ const mainThread = "main"
 // badly (end, the message of an error op) without an error op of its
 // own, one is added to the task that was running. A raw file cut in the
 // middle of a line (the program was killed) loses that line.
-func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end string) (converted, error) {
+func convert(ctx context.Context, raw string, w io.Writer, f traces.Format, h *traces.Header, end string) (converted, error) {
 	var res converted
 	if err := trimPartialLine(raw); err != nil {
 		return res, err
@@ -46,35 +47,29 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 		return res, errors.New(msg)
 	}
 
-	// Pass 1: the queues sent to that no attach op serves.
+	// Pass 1: the queues sent to that no attach op serves. A raw file
+	// that does not decode is a recorder bug.
 	attached := map[string]bool{}
 	var extra []string // by name: pass 2 reads with a symbol table of its own
-	{
-		r, err := traces.Open(raw, traces.WithoutValidation())
-		if err != nil {
-			return res, err
-		}
-		var op traces.Op
-		for {
-			err := r.Next(&op)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				r.Close()
-				return res, err
-			}
-			switch op.Kind {
-			case traces.Attach:
-				attached[r.Symbols().String(op.Queue)] = true
-			case traces.Send:
-				if q := r.Symbols().String(op.Queue); !attached[q] {
-					attached[q] = true
-					extra = append(extra, q)
-				}
+	r1, err := traces.Open(raw, traces.WithoutValidation())
+	if err != nil {
+		return res, invalidError{err}
+	}
+	err = traces.Each(ctx, r1, func(op *traces.Op) error {
+		switch op.Kind {
+		case traces.Attach:
+			attached[r1.Symbols().String(op.Queue)] = true
+		case traces.Send:
+			if q := r1.Symbols().String(op.Queue); !attached[q] {
+				attached[q] = true
+				extra = append(extra, q)
 			}
 		}
-		r.Close()
+		return nil
+	})
+	r1.Close()
+	if err != nil {
+		return res, invalidError{err}
 	}
 
 	// Pass 2: the trace.
@@ -93,25 +88,15 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 	running := traces.NoSym        // the event the main thread runs
 	alive := map[traces.Sym]bool{} // threads begun and not ended
 	var lastThread traces.Sym      // the last thread that began
-	line := 1
 	write := func(op *traces.Op) error {
-		if err := v.Check(op, line); err != nil {
+		if err := v.Check(op, r.Line()); err != nil {
 			return invalidError{fmt.Errorf("the recorder wrote an invalid trace: %s:%d: %w", raw, r.Line(), err)}
 		}
 		res.ops++
 		return tw.Write(op)
 	}
 	inserted := false
-	var op traces.Op
-	for {
-		err := r.Next(&op)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return res, invalidError{err}
-		}
-		line++
+	err = traces.Each(ctx, r, func(op *traces.Op) error {
 		switch op.Kind {
 		case traces.ThreadBegin:
 			alive[op.Task] = true
@@ -135,18 +120,22 @@ func convert(raw string, w io.Writer, f traces.Format, h *traces.Header, end str
 				}
 			}
 		}
-		if err := write(&op); err != nil {
-			return res, err
+		if err := write(op); err != nil {
+			return err
 		}
 		if op.Kind == traces.Attach && op.Task == main && !inserted {
 			inserted = true
 			for _, q := range extra {
 				a := traces.Op{Kind: traces.Attach, Task: main, Queue: syms.Intern(q), HasTS: op.HasTS, TS: op.TS}
 				if err := write(&a); err != nil {
-					return res, err
+					return err
 				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return res, err
 	}
 	if !inserted && len(extra) > 0 {
 		return res, invalidError{fmt.Errorf("the recorder wrote an invalid trace: %s: the main thread attaches no queue", raw)}
