@@ -210,24 +210,47 @@ func wrap(text string, width int, indent string) string {
 // printSummary tells which runs crashed, with the harmful race each hit,
 // and how many are correct.
 func printSummary(w io.Writer, app *apps.App, dir string, sums []shuffle.RunSummary) {
+	runs := make([]recordedRun, len(sums))
+	for i, s := range sums {
+		runs[i] = recordedRun{s.File, s.Seed, s.Shuffled, s.Ops, s.Crash}
+		if s.Crash != "" {
+			runs[i].crash += raceOf(app, s.Crash)
+		}
+	}
+	writeRecorded(w, app.Name, dir, runs)
+}
+
+// recordedRun is what a record summary says of one run.
+type recordedRun struct {
+	file     string
+	seed     int64
+	shuffled bool
+	ops      int64
+	crash    string // "" for a correct run
+}
+
+// writeRecorded prints a line per run that crashed, then the batch's
+// totals, and returns how many runs crashed.
+func writeRecorded(w io.Writer, app, dir string, runs []recordedRun) int {
 	var ops int64
 	shuffledRuns, crashed := 0, 0
-	for _, s := range sums {
-		ops += s.Ops
-		if s.Shuffled {
+	for _, r := range runs {
+		ops += r.ops
+		if r.shuffled {
 			shuffledRuns++
 		}
-		if s.Crash != "" {
+		if r.crash != "" {
 			crashed++
 			kind := "regular"
-			if s.Shuffled {
+			if r.shuffled {
 				kind = "shuffled"
 			}
-			fmt.Fprintf(w, "crashed: %s (seed %d, %s): %s%s\n", s.File, s.Seed, kind, s.Crash, raceOf(app, s.Crash))
+			fmt.Fprintf(w, "crashed: %s (seed %d, %s): %s\n", r.file, r.seed, kind, r.crash)
 		}
 	}
 	fmt.Fprintf(w, "wrote %d traces of %s to %s (%d shuffled, %d operations): %d correct, %d crashed\n",
-		len(sums), app.Name, dir, shuffledRuns, ops, len(sums)-crashed, crashed)
+		len(runs), app, dir, shuffledRuns, ops, len(runs)-crashed, crashed)
+	return crashed
 }
 
 // warnStaleFiles reports traces of app in dir that this batch did not

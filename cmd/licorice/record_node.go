@@ -111,24 +111,11 @@ func programName(command []string) string {
 // printNodeSummary tells which runs crashed and how many are correct; if
 // every run crashed, it shows the first one's standard error.
 func printNodeSummary(w io.Writer, app, dir string, sums []nodejs.RunSummary) {
-	var ops int64
-	shuffledRuns, crashed := 0, 0
-	for _, s := range sums {
-		ops += s.Ops
-		if s.Shuffled {
-			shuffledRuns++
-		}
-		if s.Crash != "" {
-			crashed++
-			kind := "regular"
-			if s.Shuffled {
-				kind = "shuffled"
-			}
-			fmt.Fprintf(w, "crashed: %s (seed %d, %s): %s\n", s.File, s.Seed, kind, s.Crash)
-		}
+	runs := make([]recordedRun, len(sums))
+	for i, s := range sums {
+		runs[i] = recordedRun{s.File, s.Seed, s.Shuffled, s.Ops, s.Crash}
 	}
-	fmt.Fprintf(w, "wrote %d traces of %s to %s (%d shuffled, %d operations): %d correct, %d crashed\n",
-		len(sums), app, dir, shuffledRuns, ops, len(sums)-crashed, crashed)
+	crashed := writeRecorded(w, app, dir, runs)
 	notes := map[string]int{}
 	var kinds []string
 	for _, s := range sums {
