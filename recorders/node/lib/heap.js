@@ -20,7 +20,7 @@ function createRuntime(rec) {
   let last = null; // the location of the last tracked read, as JSON
   const frameInfo = new Map(); // frame token -> {name, task, handler}
 
-  const on = () => rec.off === 0 && !rec.closed;
+  const on = () => rec.off === 0;
 
   const typeName = (o) => {
     if (typeof o === 'function') return 'Function';

@@ -80,7 +80,7 @@ function install(rec, heap, root) {
   const read = (id, field, v) => rec.emit('read', { obj: id, field, val: Boolean(v) });
   const write = (id, field, v) => rec.emit('write', { obj: id, field, val: Boolean(v) });
   const quiet = (f) => {
-    if (rec.off > 0 || rec.closed) return;
+    if (rec.off > 0) return;
     rec.off++;
     try {
       f();
@@ -241,7 +241,7 @@ function install(rec, heap, root) {
   const dead = new Set();
   const loopbackAddr = /^(127\.|::1$|::ffff:127\.)/;
   const wrote = (sock) => {
-    if (!(sock instanceof net.Socket) || rec.off > 0 || rec.closed) return;
+    if (!(sock instanceof net.Socket) || rec.off > 0) return;
     const n = names(sock._handle);
     if (n === null || !loopbackAddr.test(n.peer)) return;
     const key = n.local + '>' + n.peer;

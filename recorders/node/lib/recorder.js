@@ -43,12 +43,12 @@ class Recorder {
     this.main = { id: mainThread, kind: 'main', calls: [], depth: 0 };
     this.exit = null; // the thread that runs the exit listeners, once the loop is done
     this.off = 0; // > 0: the recorder's own code runs; record nothing
-    this.closed = false;
-    this.errors = 0;
-    this.queues = new Set();
     this.deferred = []; // ops to record at the next handler call of the running task
     this.w.op('thread_begin', mainThread, { kind: 'looper', name: 'main' });
-    for (const q of ['jobs', 'io']) this.attach(q);
+    // The fixed queues; the timer queues (timer:D), known only as timers
+    // are set, are attached by `licorice record` when it writes the trace
+    // (a looper attaches queues only outside its events).
+    for (const q of ['jobs', 'io']) this.w.op('attach', mainThread, { q });
   }
 
   /**
@@ -66,14 +66,6 @@ class Recorder {
     }
   }
 
-  attach(q) {
-    if (this.queues.has(q)) return;
-    this.queues.add(q);
-    // Queues first used inside an event are attached by `licorice record`
-    // when it writes the trace (a looper attaches only outside events).
-    if (this.cur === null && !this.mainDone) this.w.op('attach', mainThread, { q });
-  }
-
   /** task is the running task: an event, the main thread, or a new anonymous event. */
   task() {
     if (this.cur !== null) return this.cur;
@@ -84,7 +76,6 @@ class Recorder {
 
   /** emit writes op kind of the running task. */
   emit(kind, fields, src) {
-    if (this.closed) return;
     this.w.op(kind, this.task().id, fields, src);
   }
 
@@ -98,7 +89,6 @@ class Recorder {
    */
   send(q, opts) {
     const e = this.newEvent();
-    this.attach(q);
     this.emit('send', { q, e, delay: opts && opts.delay ? opts.delay : undefined, async: opts && opts.async ? true : undefined });
     return e;
   }
@@ -185,7 +175,7 @@ class Recorder {
    * done. The file is flushed, and what follows is written at once.
    */
   finish() {
-    if (this.closed || this.exit !== null) return;
+    if (this.exit !== null) return;
     if (this.cur !== null) this.end();
     this.runDeferred();
     this.closeCalls(this.main);

@@ -83,7 +83,6 @@ function main() {
   rec.off--;
 
   process.on('uncaughtExceptionMonitor', (err, origin) => {
-    rec.errors++;
     const msg = describe(err, origin);
     rec.off++;
     try {
