@@ -128,18 +128,19 @@ type nodeRule struct {
 var nodeRules = []nodeRule{
 	{
 		Name: "drain",
-		Reason: "after each callback (and after the main module) Node runs process.nextTick " +
-			"callbacks and microtasks until both queues are empty before the event loop runs " +
-			"another callback: a job queued before a timer, immediate or I/O callback begins " +
-			"runs before it. The model puts jobs and those callbacks on different queues, " +
-			"which Table 3.1 does not order",
+		Reason: "Node runs every pending process.nextTick callback and microtask, and those " +
+			"they queue, before the timers and check phases and between two timers or two " +
+			"immediates: a job queued before a timer or an immediate begins runs before it. The trace states it only for the timers and immediates set by the " +
+			"job's drain (docs/causality.md): a timer set elsewhere is ordered with the job by " +
+			"nothing the model knows. (Not I/O callbacks: Node drains only when the outermost " +
+			"callback scope closes, and one native callback can run two I/O callbacks in a row)",
 		Edges: func(evs []*ruleEvent, add func(i, j int)) {
 			for i, a := range evs {
 				if !a.kind.job() {
 					continue
 				}
 				for j, b := range evs {
-					if b.kind == macro && a.send < b.begin {
+					if (b.queue == "immediate" || strings.HasPrefix(b.queue, "timer:")) && a.send < b.begin {
 						add(i, j)
 					}
 				}
@@ -232,6 +233,7 @@ type ruleEvent struct {
 	senderEvent int       // the index of the event that sent it, -1 for none (the main module, a worker)
 	parent      int       // the event that caused it: its sender, or the origin of an I/O delivery; -1 for the main module or none
 	send, begin int       // indices of its send and begin among the trace's ops
+	end         int       // index of its end op, -1 if it never ended
 }
 
 // ruleRun is what one run showed.
@@ -611,13 +613,17 @@ func analyzeRule(ctx context.Context, file string) (*ruleRun, error) {
 	evs, labels := ruleEvents(syms, ops)
 	run := &ruleRun{file: file, labels: labels, orders: map[[2]string]pairOrder{}, shape: ruleShape(evs)}
 
-	// The engines' order of every two events that ran, and its closure
-	// with the node rules, all of them (closures[0]) and each alone.
+	// The model's order of every two events that ran, and its closure
+	// with the node rules, all of them (closures[0]) and each alone. The
+	// model orders a before b when a's end happens before b's begin, or
+	// before b's end: every event runs on the main looper, whose events
+	// never interleave, so an event whose end happens before another's
+	// code (the drain's wait, docs/causality.md) runs before it.
 	n := len(evs)
 	model := newRelation(n)
 	for i := range evs {
 		for j := range evs {
-			if i != j && g.Order(evs[i].id, evs[j].id) == asyncclock.Before {
+			if i != j && modelBefore(g, evs[i], evs[j]) {
 				model.add(i, j)
 			}
 		}
@@ -671,8 +677,14 @@ func analyzeRule(ctx context.Context, file string) (*ruleRun, error) {
 				return nil, fmt.Errorf("%s: the engines disagree on %s (%s) and %s (%s): reference %v, AsyncClock %v",
 					file, a, syms.String(ia), b, syms.String(ib), ga, eo)
 			}
-			po := pairOrder{model: ga, node: make([]asyncclock.Order, len(closures))}
 			i, j := index[labels[a]], index[labels[b]]
+			po := pairOrder{node: make([]asyncclock.Order, len(closures))}
+			switch {
+			case model.has(i, j):
+				po.model = asyncclock.Before
+			case model.has(j, i):
+				po.model = asyncclock.After
+			}
 			for k, c := range closures {
 				switch {
 				case c.has(i, j):
@@ -685,6 +697,15 @@ func analyzeRule(ctx context.Context, file string) (*ruleRun, error) {
 		}
 	}
 	return run, nil
+}
+
+// modelBefore reports whether the reference engine orders a before b: a's
+// end before b's begin, or before b's end.
+func modelBefore(g *asyncclock.Graph, a, b *ruleEvent) bool {
+	if g.Order(a.id, b.id) == asyncclock.Before {
+		return true
+	}
+	return a.end >= 0 && b.end >= 0 && g.Before(asyncclock.Node(a.end), asyncclock.Node(b.end))
 }
 
 // ruleEvents returns the events of a trace that began, in begin order,
@@ -724,7 +745,7 @@ func ruleEvents(syms *traces.Symbols, ops []traces.Op) ([]*ruleEvent, map[string
 			if queue == "jobs" && op.Time == 5 {
 				queue = "immediate"
 			}
-			ev := &ruleEvent{id: op.Event, queue: queue, send: i, begin: -1, senderEvent: -1, parent: -1,
+			ev := &ruleEvent{id: op.Event, queue: queue, send: i, begin: -1, end: -1, senderEvent: -1, parent: -1,
 				how: fmt.Sprintf("%v,%d,%v", op.SendKind, op.Time, op.Async)}
 			s := &sent{ev: ev, sender: op.Task, worker: threads[op.Task] && syms.String(op.Task) != mainThread}
 			sends[op.Event] = s
@@ -766,6 +787,10 @@ func ruleEvents(syms *traces.Symbols, ops []traces.Op) ([]*ruleEvent, map[string
 				s.ev.begin = i
 				index[op.Task] = len(evs)
 				evs = append(evs, s.ev)
+			}
+		case traces.End:
+			if s := sends[op.Task]; s != nil {
+				s.ev.end = i
 			}
 		case traces.Call:
 			s := sends[op.Task]

@@ -7,6 +7,7 @@
 
 const asyncHooks = require('async_hooks');
 const v8 = require('v8');
+const { immediateDelay } = require('./recorder');
 
 // The info of a promise's async_hooks callbacks: V8's promise hooks
 // record those.
@@ -68,7 +69,7 @@ function install(rec) {
             resources.set(resource, { kind: 'sent', e: rec.send('jobs', { delay: 1 }), q: 'jobs', type, ev: 'micro' });
             return;
           case 'Immediate':
-            resources.set(resource, { kind: 'sent', e: rec.send('jobs', { delay: 5 }), q: 'jobs', type, ev: 'macro' });
+            resources.set(resource, { kind: 'sent', e: rec.send('jobs', { delay: immediateDelay }), q: 'jobs', type, ev: 'macro' });
             return;
           case 'Timeout': {
             const q = 'timer:' + timerDuration(resource);
@@ -102,7 +103,7 @@ function install(rec) {
           r.e = null;
           rec.begin(e, r.ev);
         } else if (r.kind === 'io') {
-          rec.begin(rec.deliver(r.m, r.type === 'TCPWRAP' ? rec.loopback?.readOf(res) : undefined), 'macro');
+          rec.begin(rec.deliver(r.m, rec.loopback?.readOf(r.type, res)), 'macro');
         } else {
           rec.begin(rec.deliver(undefined), 'macro');
         }

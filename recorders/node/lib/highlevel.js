@@ -18,8 +18,9 @@
 //     directory) is.
 //   - A stream or socket (any stream.Readable or stream.Writable) has a
 //     field `destroyed`: destroy() writes true; write() and end() read it.
-//   - Loopback TCP: a write (or end) on a socket whose peer is in this
-//     process happens before the peer's read that brings its data. Each
+//   - Loopback TCP: a write (or end, or a destroy before the end) on a
+//     socket whose peer is in this process happens before the peer's read
+//     that brings its data (or the end). Each
 //     write signals a handle of its own, per direction, in order; a read
 //     callback of the peer's TCP handle is delivered after a wait on the
 //     oldest write of that direction not yet read (events.js). TCP keeps
@@ -258,14 +259,30 @@ function install(rec, heap, root) {
     quiet(() => rec.signal(m));
   };
   rec.loopback = {
-    /** readOf is the handle a read of TCP handle h waits on, if its peer wrote to it. */
-    readOf(h) {
-      const n = names(h);
-      if (n === null) return undefined;
-      const list = pending.get(n.peer + '>' + n.local);
-      if (list === undefined || list.length === 0) return undefined;
-      return list.shift();
+    /**
+     * readOf is the handles a callback of resource res (of async_hooks
+     * type) waits on, if it reads what its peer wrote: a read of a TCP
+     * handle brings the oldest write not yet read. An HTTP server's parser
+     * reads its socket itself (the handle is "consumed"): a request
+     * callback comes after the oldest unread write at least, and the one
+     * read the socket still makes, the end, comes after every write.
+     */
+    readOf(type, res) {
+      if (type === 'HTTPINCOMINGMESSAGE') {
+        const list = unread(res.socket && res.socket._handle);
+        return list === undefined ? undefined : [list[0]];
+      }
+      if (type !== 'TCPWRAP') return undefined;
+      const list = unread(res);
+      if (list === undefined) return undefined;
+      return res._consumed ? list.splice(0) : [list.shift()];
     },
+  };
+  const unread = (h) => {
+    const n = h ? names(h) : null;
+    if (n === null) return undefined;
+    const list = pending.get(n.peer + '>' + n.local);
+    return list === undefined || list.length === 0 ? undefined : list;
   };
 
   // Streams and sockets: destroyed.
@@ -282,6 +299,7 @@ function install(rec, heap, root) {
       proto[name] = function (...args) {
         if (name === 'destroy') {
           const was = this.destroyed;
+          if (!was && !this.writableEnded) wrote(this); // the FIN (or reset) the peer reads as the end
           const out = orig.apply(this, args);
           if (!was) streamWrite(this);
           return out;

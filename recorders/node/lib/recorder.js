@@ -28,10 +28,25 @@
 //               two of them. (Not on jobs: Node drains the jobs only when
 //               the outermost callback scope closes, and one native
 //               callback can run two I/O callbacks in a row.)
+//
+// The drain: Node runs every pending tick and microtask before a timer or
+// an immediate begins (before the timers and check phases, and between two
+// timers or immediates). The queues above cannot say so across queues, so
+// the trace states it with a handle per drain. A job belongs to the drain
+// of its root: the first task up its chain of senders that is no job (an
+// event, or the main thread's own code). Every job signals "d:ROOT" at its
+// end, and a timer or an immediate sent by ROOT or by one of its jobs
+// waits on "d:ROOT" first thing: every job of that drain ran before it,
+// whatever the order of everything else. (Its begin is not ordered after
+// them, only its code; events of one looper never interleave, so that is
+// the same order for everything that reads or writes.)
 
 const { TraceWriter } = require('./trace');
 
 const mainThread = 'main';
+
+// immediateDelay is the time of an immediate on queue jobs (see above).
+const immediateDelay = 5;
 
 class Recorder {
   constructor(path, header) {
@@ -44,6 +59,8 @@ class Recorder {
     this.exit = null; // the thread that runs the exit listeners, once the loop is done
     this.off = 0; // > 0: the recorder's own code runs; record nothing
     this.deferred = []; // ops to record at the next handler call of the running task
+    this.jobRoot = new Map(); // pending job (tick, microtask) -> the root of its drain
+    this.drainRoot = new Map(); // pending timer or immediate -> the root of the drain it waits for
     this.w.op('thread_begin', mainThread, { kind: 'looper', name: 'main' });
     // The fixed queues; the timer queues (timer:D), known only as timers
     // are set, are attached by `licorice record` when it writes the trace
@@ -89,13 +106,20 @@ class Recorder {
    */
   send(q, opts) {
     const e = this.newEvent();
-    this.emit('send', { q, e, delay: opts && opts.delay ? opts.delay : undefined, async: opts && opts.async ? true : undefined });
+    const t = this.task();
+    const delay = opts && opts.delay ? opts.delay : undefined;
+    this.w.op('send', t.id, { q, e, delay, async: opts && opts.async ? true : undefined });
+    const root = t.root !== undefined ? t.root : t.id;
+    if (q === 'jobs' && delay !== immediateDelay) this.jobRoot.set(e, root);
+    else this.drainRoot.set(e, root); // a timer or an immediate
     return e;
   }
 
   /** remove removes a pending event. */
   remove(e) {
     this.emit('remove', { e });
+    this.jobRoot.delete(e);
+    this.drainRoot.delete(e);
   }
 
   /** signal gives handle m from the running task. */
@@ -107,8 +131,8 @@ class Recorder {
    * deliver sends a new event to the io queue from a worker thread of its
    * own, forked by the main thread, that first waits on origin (if any):
    * the origin happens before the event, and nothing else does.
-   * also, if given, is one more handle to wait on (loopback TCP: the
-   * peer's write whose data this read brings). It must be called between
+   * also, if given, are more handles to wait on (loopback TCP: the
+   * peer's writes whose data this read brings). It must be called between
    * events.
    */
   deliver(origin, also) {
@@ -118,7 +142,7 @@ class Recorder {
     this.w.op('fork', mainThread, { child: w });
     this.w.op('thread_begin', w, {});
     if (origin) this.w.op('wait', w, { m: origin });
-    if (also) this.w.op('wait', w, { m: also });
+    if (also) for (const m of also) this.w.op('wait', w, { m });
     this.w.op('send', w, { q: 'io', e });
     this.w.op('thread_end', w, {});
     return e;
@@ -131,7 +155,13 @@ class Recorder {
     this.deferred = [];
     this.mainDone = true;
     this.w.op('begin', e, { thread: mainThread });
-    this.cur = { id: e, kind, calls: [], depth: 0, signal: false };
+    this.cur = { id: e, kind, calls: [], depth: 0, signal: false, root: this.jobRoot.get(e) };
+    this.jobRoot.delete(e);
+    const drain = this.drainRoot.get(e);
+    if (drain !== undefined) {
+      this.drainRoot.delete(e);
+      this.w.op('wait', e, { m: 'd:' + drain });
+    }
   }
 
   /** end ends the running event, closing its open calls. */
@@ -140,6 +170,7 @@ class Recorder {
     if (ev === null) return;
     this.closeCalls(ev);
     if (ev.signal) this.w.op('signal', ev.id, { m: 's:' + ev.id });
+    if (ev.root !== undefined) this.w.op('signal', ev.id, { m: 'd:' + ev.root });
     this.w.op('end', ev.id);
     this.cur = null;
   }
@@ -188,4 +219,4 @@ class Recorder {
   }
 }
 
-module.exports = { Recorder, mainThread };
+module.exports = { Recorder, mainThread, immediateDelay };

@@ -23,6 +23,7 @@ function record(source, env = {}) {
     try {
       execFileSync(process.execPath, ['--require', register, prog], {
         cwd: dir,
+        timeout: 20000,
         env: { ...process.env, LICORICE_OUT: out, LICORICE_ROOT: dir, LICORICE_CACHE: '', ...env },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
@@ -92,6 +93,52 @@ test('a reaction registered in one event and settled in another waits for the re
   const wait = ops.findIndex((o) => o.op === 'wait' && o.t === settle && o.m === 's:' + reg);
   assert.ok(sig >= 0 && wait > sig, 'the registering event signals s:E at its end and the settler waits on it');
   assert.ok(ops.indexOf(send) > wait);
+});
+
+test('the drain: a timer or immediate waits for the jobs of the task that set it, and only those', () => {
+  const { ops } = record(`
+    const fs = require('fs');
+    setTimeout(function outer() {
+      process.nextTick(function tick() {
+        Promise.resolve().then(function micro() {
+          setTimeout(function fromMicro() {}, 7);
+        });
+      });
+      setTimeout(function later() {}, 5);
+      setImmediate(function imm() {});
+    }, 1);
+    process.nextTick(function tickMain() {});
+    setTimeout(function mainTimer() {}, 3);
+    fs.stat(__filename, function statCb() {
+      setTimeout(function fromIO() {}, 9);
+    });
+  `);
+  const signals = (id) => ops.filter((o) => o.t === id && o.op === 'signal' && o.m.startsWith('d:')).map((o) => o.m);
+  const waits = (id) => ops.filter((o) => o.t === id && o.op === 'wait' && o.m.startsWith('d:')).map((o) => o.m);
+  const outer = eventOf(ops, 'outer').id;
+  const statCb = eventOf(ops, 'statCb').id;
+  const cases = [
+    // [handler, the drains its jobs signal, the drains it waits for]
+    ['tickMain', ['d:main'], []],
+    ['mainTimer', [], ['d:main']],
+    ['outer', [], ['d:main']],
+    ['tick', ['d:' + outer], []],
+    ['micro', ['d:' + outer], []],
+    ['fromMicro', [], ['d:' + outer]],
+    ['later', [], ['d:' + outer]],
+    ['imm', [], ['d:' + outer]],
+    ['statCb', [], []], // an I/O callback: no drain is stated before it
+    ['fromIO', [], ['d:' + statCb]],
+  ];
+  for (const [h, wantSignals, wantWaits] of cases) {
+    const { id } = eventOf(ops, h);
+    assert.deepStrictEqual(signals(id), wantSignals, h + ' signals');
+    assert.deepStrictEqual(waits(id), wantWaits, h + ' waits');
+    if (wantWaits.length > 0) {
+      const begin = ops.findIndex((o) => o.op === 'begin' && o.t === id);
+      assert.deepStrictEqual([ops[begin + 1].op, ops[begin + 1].m], ['wait', wantWaits[0]], h + ': the wait comes first');
+    }
+  }
 });
 
 test('timers: a queue per duration, intervals, clearTimeout', () => {
@@ -231,7 +278,10 @@ test('module loading is not file-system traffic', () => {
 test('loopback TCP: a write happens before the peer read that brings it', () => {
   const { ops } = record(`
     const net = require('net');
-    const srv = net.createServer(function onConn(s) { s.on('data', function serverData() { s.end('pong'); }); });
+    const srv = net.createServer(function onConn(s) {
+      s.on('data', function serverData() { s.write('pong'); });
+      s.on('end', function serverEnd() { s.end(); });
+    });
     srv.listen(0, '127.0.0.1', function listening() {
       const c = net.connect(srv.address().port, '127.0.0.1', function connected() { c.write('ping'); });
       c.on('data', function clientData() { c.destroy(); srv.close(); });
@@ -240,11 +290,47 @@ test('loopback TCP: a write happens before the peer read that brings it', () => 
   const linked = (writer, reader) => {
     const sig = ops.find((o) => o.op === 'signal' && o.t === eventOf(ops, writer).id && o.m.startsWith('tcp:'));
     assert.ok(sig, writer + ' signals its write');
-    const { send } = eventOf(ops, reader);
+    // The worker that delivered the read: up the senders (the end is
+    // emitted in a tick of the read callback).
+    let { send } = eventOf(ops, reader);
+    while (!send.t.startsWith('w')) send = ops.find((o) => o.op === 'send' && o.e === send.t);
     assert.ok(ops.some((o) => o.op === 'wait' && o.t === send.t && o.m === sig.m), reader + "'s delivery waits on " + writer + "'s write");
   };
   linked('connected', 'serverData');
   linked('serverData', 'clientData');
+  linked('clientData', 'serverEnd'); // the client's destroy sends the end the server reads
+});
+
+test("loopback HTTP: the server parser's request comes after the client's write, and the end after its destroy", () => {
+  const { ops } = record(`
+    const http = require('http');
+    const srv = http.createServer(function onRequest(req, res) {
+      req.socket.on('end', function serverEnd() { srv.close(); });
+      res.end('ok');
+    });
+    srv.listen(0, '127.0.0.1', function listening() {
+      const agent = new http.Agent({ keepAlive: true });
+      http.get({ port: srv.address().port, host: '127.0.0.1', agent }, function onResponse(res) {
+        const sock = res.socket;
+        res.resume();
+        res.on('end', function clientDone() { sock.destroy(); });
+      });
+    });
+  `);
+  // The worker that delivered an event: up the senders.
+  const delivery = (h) => {
+    let { send } = eventOf(ops, h);
+    while (!send.t.startsWith('w')) send = ops.find((o) => o.op === 'send' && o.e === send.t);
+    return send.t;
+  };
+  const waitsOn = (worker) => ops.filter((o) => o.op === 'wait' && o.t === worker && o.m.startsWith('tcp:')).map((o) => o.m);
+  const tcpSignals = (task) => ops.filter((o) => o.op === 'signal' && o.m.startsWith('tcp:') && o.t === task).map((o) => o.m);
+  const firstWrite = ops.find((o) => o.op === 'signal' && o.m.startsWith('tcp:'));
+  assert.ok(firstWrite, 'the client writes its request');
+  assert.deepStrictEqual(waitsOn(delivery('onRequest')), [firstWrite.m], "onRequest's delivery waits on the request's write");
+  const destroys = tcpSignals(eventOf(ops, 'clientDone').id);
+  assert.strictEqual(destroys.length, 1, "clientDone's destroy is a write");
+  assert.ok(waitsOn(delivery('serverEnd')).includes(destroys[0]), "serverEnd's delivery waits on clientDone's destroy");
 });
 
 test('exit listeners run after every event, on a thread of their own', () => {
