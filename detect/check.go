@@ -24,7 +24,10 @@ type finding struct {
 // trace, then pairs its mid-event KILLs, and returns what they find,
 // condition by condition, each in trace order (the mid-event pairs of a
 // condition last). units are the trace's units, by number.
-func check(cs *conds, units []unit, stats *TraceStats) []finding {
+//
+// readFrom(k, r) reports whether the event of unit k read what the event
+// of unit r wrote (see replay).
+func check(cs *conds, units []unit, stats *TraceStats, readFrom func(k, r int32) bool) []finding {
 	var out []finding
 	for id, c := range cs.list {
 		// A REQ whose event never began in the second pass has no time
@@ -32,7 +35,7 @@ func check(cs *conds, units []unit, stats *TraceStats) []finding {
 		c.touches = slices.DeleteFunc(c.touches, func(t touch) bool { return t.unit < 0 })
 		slices.SortStableFunc(c.touches, func(x, y touch) int { return cmp.Compare(x.pos, y.pos) })
 		classify(c, stats)
-		out = replay(out, int32(id), c)
+		out = replay(out, int32(id), c, readFrom, stats)
 		out = midPairs(out, int32(id), c, units, stats)
 	}
 	return out
@@ -197,7 +200,12 @@ type reqAt struct {
 // handlers and condition, and the last REQ of a chain stands for the
 // earlier ones of the same condition only (if it happens before a KILL,
 // so do they), not for those of another handler.
-func replay(out []finding, id int32, c *cond) []finding {
+//
+// A REQ-KILL pair whose KILL's event read what the REQ's event wrote
+// (readFrom) is left out and counted in stats.ReadReq; as the last REQ
+// of its chain, that REQ stands for the earlier ones (the KILL cannot run
+// before them without running before it).
+func replay(out []finding, id int32, c *cond, readFrom func(k, r int32) bool, stats *TraceStats) []finding {
 	m, lastKill, lastMid := int32(-1), int32(-1), int32(-1)
 	var last []reqAt
 	ordered := func(a, b int32) bool { // touch a is of b's event or happens before b
@@ -232,7 +240,11 @@ func replay(out []finding, id int32, c *cond) []finding {
 				continue
 			}
 			for _, r := range last {
-				if !ordered(r.touch, e) {
+				switch {
+				case ordered(r.touch, e):
+				case readFrom(t.unit, c.touches[r.touch].unit):
+					stats.ReadReq++
+				default:
 					out = append(out, finding{kind: ReqKill, cond: id, a: r.touch, b: e})
 				}
 			}

@@ -143,6 +143,42 @@ func TestChecks(t *testing.T) {
 			want: []string{"violation E1"},
 		},
 		{
+			// simplecrawler 1.0.0: the page's event (REQ) records that it
+			// is done, and the crawl tick that completes the crawl (KILL)
+			// decided so on what it read of that: had it run first, it
+			// would have read something else, and not killed p.
+			name: "REQ-KILL: the KILL read what the REQ wrote",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).write("main", "done", "0").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onUpdate, rd("p", o2), wr("done", "1")).run("E2", onPause, rd("done", "1"), wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+		},
+		{
+			// The same, but another event wrote done last: E2 read that,
+			// not E1's write.
+			name: "REQ-KILL: the KILL read another event's write",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).write("main", "done", "0").worker("T1").worker("T2").worker("T3")
+				s.post("T1", "E1").post("T2", "E2").post("T3", "E3")
+				s.run("E1", onUpdate, rd("p", o2), wr("done", "1")).run("E3", "Act.onIdle", wr("done", "2"))
+				return s.run("E2", onPause, rd("done", "2"), wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
+			// Both events read one location that neither wrote: no
+			// dependence.
+			name: "REQ-KILL: both read one location",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).write("main", "done", "0").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onUpdate, rd("p", o2), rd("done", "0")).run("E2", onPause, rd("done", "0"), wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
 			// R_c keeps the last REQ of each chain: E1's chain is ordered
 			// before the KILL (E1 posts it), E2's is not.
 			name: "REQ-KILL per chain",

@@ -92,6 +92,9 @@ type TraceStats struct {
 	// suppressed.
 	Findings int `json:"findings"`
 	Allowed  int `json:"allowed"`
+	// ReadReq counts the REQ-KILL pairs left out because the KILL's event
+	// read what the REQ's event wrote (see the package doc).
+	ReadReq int `json:"read_req"`
 	// Crash is the message of the trace's error op, if it has one: the run
 	// is not a correct execution (it may show the bug).
 	Crash     string `json:"crash,omitempty"`
@@ -328,7 +331,7 @@ func passes(ctx context.Context, sp *learn.Spec, path string, window time.Durati
 		return nil, fmt.Errorf("detect: %w", err)
 	}
 	a.tk.finish()
-	a.findings = check(a.conds, a.tk.units, st)
+	a.findings = check(a.conds, a.tk.units, st, a.tk.readFromUnit)
 	return a, nil
 }
 

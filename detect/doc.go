@@ -119,6 +119,16 @@
 //   - a non-minor GEN forms a GEN-KILL pair with M_c if M_c is a KILL that
 //     does not happen before it.
 //
+// A REQ-KILL pair whose KILL's event read a value that the REQ's event
+// wrote (the REQ's write was the last to that location when the KILL's
+// event read it) is left out, and counted (TraceStats.ReadReq): the KILL
+// decided on what the REQ left, so had it run first it would have read
+// something else, and whether it would still kill the condition is not
+// known. simplecrawler 1.0.0's crawl tick is the example: it completes
+// the crawl because the page's event marked the page fetched, so it
+// cannot complete before that event. Only reads inside events count, and
+// only writes of events that are REQs of some condition are followed.
+//
 // Where the thesis infers M_c's role from S_c (GEN if S_c is true), the
 // role is checked: writes outside the events considered, or a trace that
 // begins with c true, then never pair two GENs or two KILLs. R_c is kept

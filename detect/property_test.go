@@ -124,8 +124,8 @@ func TestAgainstReference(t *testing.T) {
 				midPairs++
 			}
 		}
-		g := referenceGraph(t, path, a.tk.syms)
-		if err := compare(a, g); err != nil {
+		g, ops := referenceGraph(t, path, a.tk.syms)
+		if err := compare(a, g, referenceReadFrom(ops)); err != nil {
 			data, _ := os.ReadFile(path)
 			t.Fatalf("seed %d: %v\n%s", seed, err, data)
 		}
@@ -136,7 +136,33 @@ func TestAgainstReference(t *testing.T) {
 	t.Logf("%d mid-event KILLs, %d findings with one", mids, midPairs)
 }
 
-func referenceGraph(t *testing.T, path string, syms *traces.Symbols) *asyncclock.Graph {
+// referenceReadFrom is, for each event, the events whose writes it read
+// while it ran (the last write to the location before the read): the
+// slow, obvious version of the tracker's readFrom, over every write.
+func referenceReadFrom(ops []traces.Op) map[[2]traces.Sym]bool {
+	out := map[[2]traces.Sym]bool{}
+	running := map[traces.Sym]bool{}
+	events := map[traces.Sym]bool{}
+	last := map[traces.Location]traces.Sym{}
+	for i := range ops {
+		op := &ops[i]
+		switch op.Kind {
+		case traces.Begin:
+			running[op.Task], events[op.Task] = true, true
+		case traces.End:
+			delete(running, op.Task)
+		case traces.Write:
+			last[op.Loc] = op.Task
+		case traces.Read:
+			if w, ok := last[op.Loc]; ok && w != op.Task && events[w] && running[op.Task] {
+				out[[2]traces.Sym{op.Task, w}] = true
+			}
+		}
+	}
+	return out
+}
+
+func referenceGraph(t *testing.T, path string, syms *traces.Symbols) (*asyncclock.Graph, []traces.Op) {
 	t.Helper()
 	r, err := traces.Open(path, traces.WithSymbols(syms))
 	if err != nil {
@@ -158,11 +184,13 @@ func referenceGraph(t *testing.T, path string, syms *traces.Symbols) *asyncclock
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g
+	return g, ops
 }
 
-// compare checks a's touches and findings against the reference graph.
-func compare(a *analysis, g *asyncclock.Graph) error {
+// compare checks a's touches and findings against the reference graph
+// and reads-from relation (readFrom[{K, R}]: event K read what event R
+// wrote).
+func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool) error {
 	type pair struct{ kind, x, y string }
 	var want, got []pair
 	for id, c := range a.conds.list {
@@ -213,8 +241,22 @@ func compare(a *analysis, g *asyncclock.Graph) error {
 			if k.role != kill || k.minor {
 				continue
 			}
+			// The KILL read what the last REQ of r's chain and spec
+			// before it wrote: that REQ, and those ordered before it,
+			// are no pair.
+			task := func(x *touch) traces.Sym { return a.tk.units[x.unit].task }
+			lastOf := func(r *touch) *touch {
+				l := r
+				for j := range ts[:i] {
+					if o := &ts[j]; o.role == req && o.spec == r.spec && o.to.Chain() == r.to.Chain() && o.pos > l.pos {
+						l = o
+					}
+				}
+				return l
+			}
 			for j := range ts[:i] {
-				if r := &ts[j]; r.role == req && r.unit != k.unit && !ref(r, k) {
+				r := &ts[j]
+				if r.role == req && r.unit != k.unit && !ref(r, k) && !readFrom[[2]traces.Sym{task(k), task(lastOf(r))}] {
 					want = append(want, pair{"REQ-KILL", r.spec.Text(), name(k)})
 				}
 			}

@@ -116,6 +116,7 @@ func (p *printer) summary(res *Result) {
 		t.MinorGens += s.MinorGens
 		t.MinorKills += s.MinorKills
 		t.MidKills += s.MidKills
+		t.ReadReq += s.ReadReq
 		findings += s.Findings
 	}
 	what := plural(len(res.Traces), "trace")
@@ -130,6 +131,9 @@ func (p *printer) summary(res *Result) {
 	}
 	p.line("%s realized: %d REQ, %d GEN (%d minor), %d KILL (%d minor)%s",
 		plural(t.Conditions, "condition"), t.Reqs, t.Gens, t.MinorGens, t.Kills, t.MinorKills, mid)
+	if t.ReadReq > 0 {
+		p.line("%s left out: the KILL read what the REQ wrote", plural(t.ReadReq, "REQ-KILL pair"))
+	}
 	for _, s := range res.Traces {
 		if s.Crash != "" {
 			p.line("note: %s is not a correct execution (line %d: %s)", s.File, s.CrashLine, s.Crash)

@@ -34,6 +34,13 @@ type tracker struct {
 	begins map[traces.Sym]int64 // running events: the op number of their begin
 	open   map[traces.Sym][]openTouch
 	units  []unit
+
+	// reqWrote is, for a location whose last write was a REQ event's, that
+	// event; readFrom is, for an event that touches a condition (or still
+	// runs), the REQ events whose writes it read. See "A KILL that read
+	// the REQ" in the package doc.
+	reqWrote map[traces.Location]traces.Sym
+	readFrom map[traces.Sym][]traces.Sym
 }
 
 // eventInfo is what explanations say about an event: who sent it, how,
@@ -95,6 +102,9 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *rea
 		forks:  make(map[traces.Sym]opBy),
 		begins: make(map[traces.Sym]int64),
 		open:   make(map[traces.Sym][]openTouch),
+
+		reqWrote: make(map[traces.Location]traces.Sym),
+		readFrom: make(map[traces.Sym][]traces.Sym),
 	}
 }
 
@@ -139,7 +149,15 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 		if _, ok := t.conds.byLoc[op.Loc]; ok && !op.Val.IsAbsent() {
 			t.heap[op.Loc] = op.Val
 		}
+		if w, ok := t.reqWrote[op.Loc]; ok && w != op.Task && t.running(op.Task) && !slices.Contains(t.readFrom[op.Task], w) {
+			t.readFrom[op.Task] = append(t.readFrom[op.Task], w)
+		}
 	case traces.Write:
+		if _, req := t.reqs[op.Task]; req {
+			t.reqWrote[op.Loc] = op.Task
+		} else {
+			delete(t.reqWrote, op.Loc)
+		}
 		t.write(op, opAt{pos: pos, line: line, src: op.Src})
 	case traces.End:
 		t.end(op.Task, line, op.TS, op.HasTS)
@@ -250,6 +268,9 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	refs, opens := t.reqs[task], t.open[task]
 	delete(t.reqs, task)
 	delete(t.open, task)
+	if len(opens) == 0 {
+		delete(t.readFrom, task) // no GEN or KILL: no pair needs what it read
+	}
 	if len(refs) == 0 && len(opens) == 0 {
 		return
 	}
@@ -294,6 +315,19 @@ func (t *tracker) close(opens []openTouch, unitOf func() int32) {
 		c.touches = append(c.touches, touch{role: r, unit: unitOf(), from: ot.from, to: ot.to,
 			pos: ot.at.pos, first: ot.first, last: ot.at.pos, line: ot.at.line, src: ot.at.src, handler: ot.handler, vals: ot.vals})
 	}
+}
+
+// running reports whether task is an event that runs.
+func (t *tracker) running(task traces.Sym) bool {
+	ev := t.events[task]
+	return ev != nil && ev.running
+}
+
+// readFromUnit reports whether the event of unit k read a value that the
+// event of unit r wrote (r's write was the last to the location when k
+// read it).
+func (t *tracker) readFromUnit(k, r int32) bool {
+	return slices.Contains(t.readFrom[t.units[k].task], t.units[r].task)
 }
 
 // holds evaluates c on vals; a condition that cannot be decided does not
