@@ -18,6 +18,7 @@ function createRuntime(rec) {
   let scopes = 0;
   let frames = 0;
   let last = null; // the location of the last tracked read, as JSON
+  let lastLoc = null; // the same, as fields of an op
   const frameInfo = new Map(); // frame token -> {name, task, handler}
 
   const on = () => rec.off === 0;
@@ -68,6 +69,11 @@ function createRuntime(rec) {
     const field = fieldName(o, k);
     rec.emit('read', { obj: id, field, val: raw(value(v)), deref: deref ? true : undefined }, src);
     last = '{"obj":' + str(id) + ',"field":' + str(field) + '}';
+    lastLoc = { obj: id, field };
+  };
+  const untracked = () => {
+    last = null;
+    lastLoc = null;
   };
 
   const write = (o, k, v, src) => {
@@ -134,6 +140,7 @@ function createRuntime(rec) {
     get(o, k, src) {
       const v = o[k];
       if (tracked(o, k, v) && on()) read(o, k, v, src, false);
+      else untracked();
       return v;
     },
     invoke(o, k, src, ...args) {
@@ -186,6 +193,9 @@ function createRuntime(rec) {
         const loc = scopeLoc(s, name);
         rec.emit('read', { ...loc, val: raw(value(v)) }, src);
         last = loc.class !== undefined ? '{"class":' + str(loc.class) + ',"field":' + str(name) + '}' : '{"obj":' + str(loc.obj) + ',"field":' + str(name) + '}';
+        lastLoc = loc;
+      } else {
+        untracked();
       }
       return v;
     },
@@ -261,8 +271,19 @@ function createRuntime(rec) {
     },
     took() {
       const l = last;
-      last = null;
+      untracked();
       return l;
+    },
+    /**
+     * guard stands for v, a tracked read the code tests (for truthiness,
+     * or against null or undefined): a branch op on its location says the
+     * code copes with both outcomes (learning proposes no null or non-null
+     * condition of a datum its handler always tests).
+     */
+    guard(v, src) {
+      if (lastLoc !== null && on()) rec.emit('branch', { ...lastLoc, cond: 'nonnull', taken: v != null ? true : undefined }, src);
+      untracked();
+      return v;
     },
     /** idOf names an object for the recorder's own modules (highlevel.js). */
     idOf(o) {

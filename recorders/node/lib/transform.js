@@ -20,6 +20,9 @@
 //   await x              -> __lc.resume(f, await __lc.suspend(f, x))
 //   a.x < b.y            -> __lc.bin("<", a', __lc.took(), b', __lc.took(), src)
 //                           (comparisons and arithmetic whose operands are both tracked reads)
+//   if (o.k), !o.k, o.k && y, o.k == null, x ? .. : .. (a tracked read tested
+//                           for truthiness or against null/undefined, in any test)
+//                        -> __lc.guard(read', src)
 //
 // A variable is tracked when it is declared with var/let or is a parameter, is
 // reassigned after its declaration, and is module-level or used from a nested
@@ -49,6 +52,10 @@ const t = babel.types;
 const MARKER = '/*licorice:instrumented*/';
 const BIN_OPS = new Set(['<', '<=', '>', '>=', '==', '!=', '===', '!==', '+', '-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
 const LOGICAL_ASSIGN = new Set(['&&=', '||=', '??=']);
+const EQ_OPS = new Set(['==', '!=', '===', '!==']);
+// isNullish: null, undefined or void 0, as written.
+const isNullish = (n) => n.type === 'NullLiteral' || (n.type === 'Identifier' && n.name === 'undefined') ||
+  (n.type === 'UnaryExpression' && n.operator === 'void' && n.argument.type === 'NumericLiteral');
 const TRACKED_KINDS = new Set(['var', 'let', 'param']);
 
 const id = (name) => t.identifier(name);
@@ -208,7 +215,7 @@ class Rewriter {
       case 'BlockStatement': n.body = this.list(n.body, c, true); break;
       case 'ReturnStatement': case 'ThrowStatement': if (n.argument) n.argument = this.expr(n.argument, c); break;
       case 'IfStatement':
-        n.test = this.expr(n.test, c);
+        n.test = this.test(n.test, c);
         n.consequent = this.stmt(n.consequent, c);
         if (n.alternate) n.alternate = this.stmt(n.alternate, c);
         break;
@@ -226,12 +233,12 @@ class Rewriter {
         if (n.finalizer) this.stmt(n.finalizer, c);
         break;
       case 'WhileStatement': case 'DoWhileStatement':
-        n.test = this.expr(n.test, c);
+        n.test = this.test(n.test, c);
         n.body = this.stmt(n.body, c);
         break;
       case 'ForStatement':
         if (n.init) n.init = n.init.type === 'VariableDeclaration' ? this.stmt(n.init, c) : this.expr(n.init, c, null, false, true);
-        if (n.test) n.test = this.expr(n.test, c);
+        if (n.test) n.test = this.test(n.test, c);
         if (n.update) n.update = this.expr(n.update, c, null, false, true);
         n.body = this.stmt(n.body, c);
         break;
@@ -296,6 +303,38 @@ class Rewriter {
 
   isRead(n) { return plain(n) || (n.type === 'Identifier' && this.refs.has(n)); }
 
+  // A test: an expression whose truthiness decides what runs. A tracked read
+  // tested directly (for truthiness, negated, or compared with null or
+  // undefined) is guarded: the code copes with both outcomes.
+  test(n, c) {
+    if (this.isRead(n)) return lc('guard', [this.expr(n, c), this.src(n.type === 'MemberExpression' ? n.property : n)]);
+    switch (n.type) {
+      case 'UnaryExpression':
+        if (n.operator !== '!') break;
+        n.argument = this.test(n.argument, c);
+        return n;
+      case 'LogicalExpression':
+        n.left = this.test(n.left, c);
+        n.right = this.test(n.right, c);
+        return n;
+      case 'BinaryExpression':
+        if (!EQ_OPS.has(n.operator)) break;
+        if (isNullish(n.right) && this.isRead(n.left)) {
+          n.left = this.test(n.left, c);
+          return n;
+        }
+        if (isNullish(n.left) && this.isRead(n.right)) {
+          n.right = this.test(n.right, c);
+          return n;
+        }
+        if (!isNullish(n.left) && !isNullish(n.right)) break;
+        n.left = this.expr(n.left, c);
+        n.right = this.expr(n.right, c);
+        return n;
+    }
+    return this.expr(n, c);
+  }
+
   // hint: a name for an anonymous function here; infers: JS names it (so don't wrap it);
   // unused: the value is discarded.
   expr(n, c, hint = null, infers = false, unused = false) {
@@ -323,6 +362,7 @@ class Rewriter {
       case 'AssignmentExpression': return this.assign(n, c);
       case 'UpdateExpression': return this.update(n, c, unused);
       case 'UnaryExpression':
+        if (n.operator === '!') return this.test(n, c);
         if (n.operator === 'delete') {
           const a = n.argument;
           if (plain(a)) return lc('del', [this.expr(a.object, c), this.key(a, c), this.src(a.property)]);
@@ -334,6 +374,7 @@ class Rewriter {
         return n;
       case 'BinaryExpression':
         if (n.left.type === 'PrivateName') { n.right = this.expr(n.right, c); return n; }
+        if (EQ_OPS.has(n.operator) && (isNullish(n.left) || isNullish(n.right))) return this.test(n, c);
         if (BIN_OPS.has(n.operator) && this.isRead(n.left) && this.isRead(n.right)) {
           const at = this.src(n);
           return lc('bin', [str(n.operator), this.expr(n.left, c), lc('took', []), this.expr(n.right, c), lc('took', []), at]);
@@ -342,11 +383,11 @@ class Rewriter {
         n.right = this.expr(n.right, c);
         return n;
       case 'LogicalExpression':
-        n.left = this.expr(n.left, c);
+        n.left = this.test(n.left, c); // its truthiness (or nullishness) decides
         n.right = this.expr(n.right, c);
         return n;
       case 'ConditionalExpression':
-        n.test = this.expr(n.test, c);
+        n.test = this.test(n.test, c);
         n.consequent = this.expr(n.consequent, c);
         n.alternate = this.expr(n.alternate, c);
         return n;

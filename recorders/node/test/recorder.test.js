@@ -197,6 +197,19 @@ test('the heap: writes with values, references, undefined as null, handler names
   assert.ok(ops.some((o) => o.op === 'call' && o.h === 'Box.constructor' && o.t === 'main'));
 });
 
+test('a tested read is followed by a branch on its location', () => {
+  const { ops } = record(`
+    const o = { a: null, b: 1 };
+    setTimeout(function tick() { if (o.a) {} if (o.b != null) {} }, 1);
+  `);
+  for (const [field, taken] of [['a', undefined], ['b', true]]) {
+    const i = ops.findIndex((o) => o.op === 'read' && o.field === field && o.t !== 'main');
+    assert.ok(i >= 0, 'no read of ' + field);
+    const b = ops[i + 1];
+    assert.deepStrictEqual([b.op, b.t, b.obj, b.field, b.cond, b.taken], ['branch', ops[i].t, ops[i].obj, field, 'nonnull', taken], field);
+  }
+});
+
 test('an uncaught exception is an error op with its first frame', () => {
   const { ops } = record(`setTimeout(function boom() { null.x; }, 1);`, { expectFailure: true });
   const err = ops.find((o) => o.op === 'error');

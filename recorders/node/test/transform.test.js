@@ -58,6 +58,7 @@ const fake = {
   suspend(f, v) { calls.push(['suspend', frameNames.get(f)]); return v; },
   resume(f, v) { calls.push(['resume', frameNames.get(f)]); return v; },
   took() { const l = lastRead; lastRead = null; return l; },
+  guard(v, src) { calls.push(['guard', lastRead, show(v), src]); lastRead = null; return v; },
   bin(op, a, la, b, lb, src) { calls.push(['bin', op, la, lb, src]); return BIN[op](a, b); },
 };
 globalThis.__licorice = fake;
@@ -132,6 +133,13 @@ const semantics = {
   'spread arguments and spread in literals': `
     const o = { f(...xs) { return xs.reduce((a, b) => a + b, this.base) }, base: 100 };
     const xs = [1, 2, 3]; return [o.f(...xs, 4), Math.max(...xs), [...xs, ...'ab'], { ...o, base: 1 }.base]`,
+  'tests short-circuit as before: &&, ||, ??, ?:, == null, !': `
+    let n = 0; n = 1;
+    const o = { a: null, b: 0, c: 'x', get g() { log('g'); return this.c } };
+    const r = [o.a && o.g, o.b || o.g, o.a ?? o.g, o.b ?? o.g, o.c ? o.g : 0, o.a == null, undefined === o.b, !o.c, !!n];
+    let i = 0; while (o.b < 3 && i++ < 5) { o.b++ }
+    if (!o.a && (n || o.g)) log('in');
+    return [r, o.b, i]`,
   'computed keys with side effects': `
     let i = 0; const k = () => { log('k' + i); return 'k' + i++ };
     const v = () => { log('v' + i); return i };
@@ -460,6 +468,35 @@ const recording = [
     code: 'let lim = 0; lim = 3;\nconst o = { n: 1 };\nlim > o.n;',
     kinds: ['bin'],
     want: [['bin', '>', 't.js:3:1', 't.js:3:9', 't.js:3:1']],
+  },
+  {
+    name: 'tested reads are guarded: if, !, &&, ||, ??, ?:, loops, == null',
+    code: 'const o = { a: null, b: 1, c: 0 };\nlet v = 0; v = 2;\n' +
+      'if (o.a) {}\nif (!o.b) {}\nconst x = o.a && o.b;\nconst y = o.a ?? o.c;\n' +
+      'o.b ? 1 : 2;\nwhile (o.c) {}\nif (o.a == null) {}\nif (undefined !== o.b) {}\n' +
+      'if (v) {}\nfor (; o.c;) {}\nif (o.a === void 0 || !(o.b && o.c)) {}',
+    kinds: ['guard'],
+    want: [
+      ['guard', 't.js:3:7', null, 't.js:3:7'],
+      ['guard', 't.js:4:8', 1, 't.js:4:8'],
+      ['guard', 't.js:5:13', null, 't.js:5:13'],
+      ['guard', 't.js:6:13', null, 't.js:6:13'],
+      ['guard', 't.js:7:3', 1, 't.js:7:3'],
+      ['guard', 't.js:8:10', 0, 't.js:8:10'],
+      ['guard', 't.js:9:7', null, 't.js:9:7'],
+      ['guard', 't.js:10:21', 1, 't.js:10:21'],
+      ['guard', 't.js:11:5', 2, 't.js:11:5'],
+      ['guard', 't.js:12:10', 0, 't.js:12:10'],
+      ['guard', 't.js:13:7', null, 't.js:13:7'],
+      ['guard', 't.js:13:27', 1, 't.js:13:27'],
+      ['guard', 't.js:13:34', 0, 't.js:13:34'],
+    ],
+  },
+  {
+    name: 'reads used as values, or compared with other values, are not guarded',
+    code: 'const o = { a: 1, b: 2 };\nconst x = o.a;\nif (o.a === 1) {}\nif (o.a < o.b) {}\nif (f(o.a)) {}\nfunction f(v) { return v; }',
+    kinds: ['guard'],
+    want: [],
   },
   {
     name: 'nothing is recorded for optional chains, private fields or super',
