@@ -21,7 +21,8 @@
 //   a.x < b.y            -> __lc.bin("<", a', __lc.took(), b', __lc.took(), src)
 //                           (comparisons and arithmetic whose operands are both tracked reads)
 //   if (o.k), !o.k, o.k && y, o.k == null, x ? .. : .. (a tracked read tested
-//                           for truthiness or against null/undefined, in any test)
+//                           for truthiness or against null/undefined, in any test
+//                           but that of an if whose branch throws: an assertion)
 //                        -> __lc.guard(read', src)
 //
 // A variable is tracked when it is declared with var/let or is a parameter, is
@@ -54,6 +55,9 @@ const BIN_OPS = new Set(['<', '<=', '>', '>=', '==', '!=', '===', '!==', '+', '-
 const LOGICAL_ASSIGN = new Set(['&&=', '||=', '??=']);
 const EQ_OPS = new Set(['==', '!=', '===', '!==']);
 // isNullish: null, undefined or void 0, as written.
+// throws: a statement that throws, or a block that ends by throwing.
+const throws = (n) => n.type === 'ThrowStatement' ||
+  (n.type === 'BlockStatement' && n.body.length > 0 && n.body[n.body.length - 1].type === 'ThrowStatement');
 const isNullish = (n) => n.type === 'NullLiteral' || (n.type === 'Identifier' && n.name === 'undefined') ||
   (n.type === 'UnaryExpression' && n.operator === 'void' && n.argument.type === 'NumericLiteral');
 const TRACKED_KINDS = new Set(['var', 'let', 'param']);
@@ -165,6 +169,7 @@ class Rewriter {
     this.rel = relPath;
     this.P = prefix;
     this.ntemps = 0;
+    this.asserting = 0; // > 0: inside the test of an if that throws (no guards)
   }
 
   loc(n) { return `${this.rel}:${n.loc.start.line}:${n.loc.start.column + 1}`; }
@@ -214,11 +219,16 @@ class Rewriter {
       case 'ExpressionStatement': n.expression = this.expr(n.expression, c, null, false, true); break;
       case 'BlockStatement': n.body = this.list(n.body, c, true); break;
       case 'ReturnStatement': case 'ThrowStatement': if (n.argument) n.argument = this.expr(n.argument, c); break;
-      case 'IfStatement':
+      case 'IfStatement': {
+        // if (!x) throw ...: an assertion, not code that copes with both.
+        const asserts = throws(n.consequent) || (n.alternate !== null && throws(n.alternate));
+        if (asserts) this.asserting++;
         n.test = this.test(n.test, c);
+        if (asserts) this.asserting--;
         n.consequent = this.stmt(n.consequent, c);
         if (n.alternate) n.alternate = this.stmt(n.alternate, c);
         break;
+      }
       case 'LabeledStatement': n.body = this.stmt(n.body, c); break;
       case 'SwitchStatement':
         n.discriminant = this.expr(n.discriminant, c);
@@ -307,7 +317,10 @@ class Rewriter {
   // tested directly (for truthiness, negated, or compared with null or
   // undefined) is guarded: the code copes with both outcomes.
   test(n, c) {
-    if (this.isRead(n)) return lc('guard', [this.expr(n, c), this.src(n.type === 'MemberExpression' ? n.property : n)]);
+    if (this.isRead(n)) {
+      if (this.asserting > 0) return this.expr(n, c);
+      return lc('guard', [this.expr(n, c), this.src(n.type === 'MemberExpression' ? n.property : n)]);
+    }
     switch (n.type) {
       case 'UnaryExpression':
         if (n.operator !== '!') break;
@@ -555,6 +568,16 @@ class Rewriter {
 
   // Wraps a function's body; its parameters are left as they are.
   fn(n, name) {
+    const asserting = this.asserting;
+    this.asserting = 0; // a function in an assertion's test has tests of its own
+    try {
+      this.fnBody(n, name);
+    } finally {
+      this.asserting = asserting;
+    }
+  }
+
+  fnBody(n, name) {
     const frame = this.P + 'f';
     const c = { frame, temps: [] };
     const at = this.src(n);

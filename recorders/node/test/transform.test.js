@@ -493,6 +493,13 @@ const recording = [
     ],
   },
   {
+    name: 'the test of an if that throws is an assertion, not a guard (functions in it keep theirs)',
+    code: 'const o = { a: 1, b: [2] };\nif (!o.a) throw new Error();\nif (o.a == null) { log(1); throw new Error(); } else {}\n' +
+      'if (o.b.some((x) => o.a && x > 5)) throw new Error();\nif (o.z) { throw new Error(); }',
+    kinds: ['guard'],
+    want: [['guard', 't.js:4:23', 1, 't.js:4:23']],
+  },
+  {
     name: 'reads used as values, or compared with other values, are not guarded',
     code: 'const o = { a: 1, b: 2 };\nconst x = o.a;\nif (o.a === 1) {}\nif (o.a < o.b) {}\nif (f(o.a)) {}\nfunction f(v) { return v; }',
     kinds: ['guard'],
