@@ -130,6 +130,11 @@ func classify(c *cond, stats *TraceStats) {
 	stats.Reqs += len(reqs)
 	stats.Gens += len(gens)
 	stats.Kills += len(kills)
+	for i := range c.touches {
+		if c.touches[i].relative {
+			stats.Relative++
+		}
+	}
 	for _, g := range gens {
 		if c.touches[g].minor = minor(c, g, reqs, kills); c.touches[g].minor {
 			stats.MinorGens++
@@ -236,7 +241,7 @@ func replay(out []finding, id int32, c *cond, readFrom func(k, r int32) bool, st
 			}
 		case kill:
 			lastKill = e
-			if t.minor {
+			if t.minor || t.relative {
 				continue
 			}
 			for _, r := range last {
@@ -255,7 +260,7 @@ func replay(out []finding, id int32, c *cond, readFrom func(k, r int32) bool, st
 		case midKill:
 			lastMid = e
 		case gen:
-			if t.minor {
+			if t.minor || t.relative {
 				continue
 			}
 			if m >= 0 && c.touches[m].role == kill && !ordered(m, e) {

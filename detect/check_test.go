@@ -31,6 +31,20 @@ func found(t *testing.T, s *script, cs ...specCond) []string {
 	return out
 }
 
+// inPlace is a body that reads field at one src and writes it there:
+// an update in place (o.n--).
+func inPlace(field, old, new string) func(*script, string) {
+	return func(s *script, e string) {
+		s.op(e, "read", fmt.Sprintf(`"obj":"o1","field":%q,"val":%s,"src":"Act.java:7"`, field, old))
+		s.op(e, "write", fmt.Sprintf(`"obj":"o1","field":%q,"val":%s,"src":"Act.java:7"`, field, new))
+	}
+}
+
+// lowerN is "h: this.n >= 1".
+func lowerN(h string) specCond {
+	return specCond{handler: h, template: "lower", vars: []string{"this.n"}, consts: map[string]any{"a": 1}}
+}
+
 func TestChecks(t *testing.T) {
 	onUpdate, onPause, onResume := "Act.onUpdateResults", "Act.onPause", "Act.onResume"
 	tests := []struct {
@@ -177,6 +191,40 @@ func TestChecks(t *testing.T) {
 			},
 			spec: []specCond{nonnullP(onUpdate)},
 			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
+			// A KILL that decrements n in place (it read n where it writes
+			// it): its effect is a change, which commutes with the REQ's
+			// read as far as learning knows; no pair.
+			name: "REQ-KILL: the KILL updates the datum in place",
+			trace: func() *script {
+				s := newScript().write("main", "n", "1").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onUpdate, rd("n", "1")).run("E2", onPause, inPlace("n", "1", "0"))
+			},
+			spec: []specCond{lowerN(onUpdate)},
+		},
+		{
+			// The same write, but from another place than the read: an
+			// absolute value, a KILL like any other.
+			name: "REQ-KILL: the KILL read the datum, then set it elsewhere",
+			trace: func() *script {
+				s := newScript().write("main", "n", "1").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onUpdate, rd("n", "1")).run("E2", onPause, func(s *script, e string) {
+					s.op(e, "read", `"obj":"o1","field":"n","val":1,"src":"Act.java:5"`)
+					s.op(e, "write", `"obj":"o1","field":"n","val":0,"src":"Act.java:9"`)
+				})
+			},
+			spec: []specCond{lowerN(onUpdate)},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
+			// An increment in place generates n >= 1: no GEN-REQ either.
+			name: "GEN-REQ: the GEN updates the datum in place",
+			trace: func() *script {
+				s := newScript().write("main", "n", "0").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onResume, inPlace("n", "0", "1")).run("E2", onUpdate, rd("n", "1"))
+			},
+			spec: []specCond{lowerN(onUpdate)},
 		},
 		{
 			// R_c keeps the last REQ of each chain: E1's chain is ordered

@@ -60,10 +60,14 @@ type cond struct {
 type touch struct {
 	role  role
 	minor bool // a minor GEN or minor KILL (§5.2.2)
-	holds bool // REQ: the condition held on the values the event read
-	unit  int32
-	from  asyncclock.Time
-	to    asyncclock.Epoch
+	// relative: a GEN or KILL whose every write to the condition's data
+	// updated a value the event had read there, in place (count++, n -= 1):
+	// its effect is a change, not the value it wrote.
+	relative bool
+	holds    bool // REQ: the condition held on the values the event read
+	unit     int32
+	from     asyncclock.Time
+	to       asyncclock.Epoch
 	// pos is the op number (from 1) that orders the touch among the
 	// others: a REQ's first read of the condition's data, a GEN's or
 	// KILL's last write to it, a mid-event KILL's write that made the

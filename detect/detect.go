@@ -92,6 +92,9 @@ type TraceStats struct {
 	// suppressed.
 	Findings int `json:"findings"`
 	Allowed  int `json:"allowed"`
+	// Relative counts the GENs and KILLs that updated the condition's data
+	// in place (count++): they take part in no pair (see the package doc).
+	Relative int `json:"relative"`
 	// ReadReq counts the REQ-KILL pairs left out because the KILL's event
 	// read what the REQ's event wrote (see the package doc).
 	ReadReq int `json:"read_req"`

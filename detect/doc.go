@@ -119,6 +119,17 @@
 //   - a non-minor GEN forms a GEN-KILL pair with M_c if M_c is a KILL that
 //     does not happen before it.
 //
+// A GEN or KILL all of whose writes to the condition's data update in
+// place a value the event read there — the write has the src of the
+// event's last read of that datum, as the Node.js recorder records
+// `count++` and `n -= 1` — is *relative* (TraceStats.Relative): its
+// effect is a change, not the value it wrote, and had it run at another
+// time it would have written another value. It takes part in no pair
+// (like a minor one), though a REQ that found the condition false after
+// it is still a violation blamed on it. Counters of pending work
+// (rimraf's n, glob's _processing) are the example: two decrements
+// commute, whatever value each wrote in this run.
+//
 // A REQ-KILL pair whose KILL's event read a value that the REQ's event
 // wrote (the REQ's write was the last to that location when the KILL's
 // event read it) is left out, and counted (TraceStats.ReadReq): the KILL

@@ -238,7 +238,7 @@ func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool) 
 		name := func(x *touch) string { return a.tk.syms.String(x.handler) }
 		for i := range ts {
 			k := &ts[i]
-			if k.role != kill || k.minor {
+			if k.role != kill || k.minor || k.relative {
 				continue
 			}
 			// The KILL read what the last REQ of r's chain and spec

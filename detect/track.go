@@ -41,6 +41,11 @@ type tracker struct {
 	// the REQ" in the package doc.
 	reqWrote map[traces.Location]traces.Sym
 	readFrom map[traces.Sym][]traces.Sym
+
+	// readAt is, for a running event, where it last read each datum of a
+	// condition (the read's src): a write there from the same src updates
+	// the value in place.
+	readAt map[traces.Sym]map[traces.Location]traces.Sym
 }
 
 // eventInfo is what explanations say about an event: who sent it, how,
@@ -78,6 +83,9 @@ type openTouch struct {
 	handler traces.Sym
 	held    bool // in an event: the condition held before it
 	mid     *midStretch
+	// absolute: some write of the event's to the condition's data did not
+	// update in place the value it read there (see touch.relative).
+	absolute bool
 }
 
 // midStretch is the first stretch of an event in which its own writes
@@ -105,6 +113,7 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *rea
 
 		reqWrote: make(map[traces.Location]traces.Sym),
 		readFrom: make(map[traces.Sym][]traces.Sym),
+		readAt:   make(map[traces.Sym]map[traces.Location]traces.Sym),
 	}
 }
 
@@ -146,8 +155,18 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			t.stacks[op.Task] = s[:len(s)-1]
 		}
 	case traces.Read:
-		if _, ok := t.conds.byLoc[op.Loc]; ok && !op.Val.IsAbsent() {
-			t.heap[op.Loc] = op.Val
+		if _, ok := t.conds.byLoc[op.Loc]; ok {
+			if !op.Val.IsAbsent() {
+				t.heap[op.Loc] = op.Val
+			}
+			if op.Src != traces.NoSym && t.running(op.Task) {
+				at := t.readAt[op.Task]
+				if at == nil {
+					at = make(map[traces.Location]traces.Sym)
+					t.readAt[op.Task] = at
+				}
+				at[op.Loc] = op.Src
+			}
 		}
 		if w, ok := t.reqWrote[op.Loc]; ok && w != op.Task && t.running(op.Task) && !slices.Contains(t.readFrom[op.Task], w) {
 			t.readFrom[op.Task] = append(t.readFrom[op.Task], w)
@@ -183,6 +202,7 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 	ev := t.events[op.Task]
 	inEvent := ev != nil && ev.running
 	h := t.handler(op.Task)
+	inPlace := inEvent && op.Src != traces.NoSym && t.readAt[op.Task][op.Loc] == op.Src
 	var own []openTouch // a thread's write is a unit of its own
 	for _, id := range ids {
 		var ot *openTouch
@@ -219,6 +239,7 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 			}
 		}
 		ot.at, ot.handler, ot.to = at, h, t.eng.Epoch()
+		ot.absolute = ot.absolute || !inPlace
 		if ot.held {
 			t.midEvent(c, ot, at, h)
 		}
@@ -268,6 +289,7 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	refs, opens := t.reqs[task], t.open[task]
 	delete(t.reqs, task)
 	delete(t.open, task)
+	delete(t.readAt, task)
 	if len(opens) == 0 {
 		delete(t.readFrom, task) // no GEN or KILL: no pair needs what it read
 	}
@@ -312,7 +334,7 @@ func (t *tracker) close(opens []openTouch, unitOf func() int32) {
 		default:
 			continue
 		}
-		c.touches = append(c.touches, touch{role: r, unit: unitOf(), from: ot.from, to: ot.to,
+		c.touches = append(c.touches, touch{role: r, relative: !ot.absolute, unit: unitOf(), from: ot.from, to: ot.to,
 			pos: ot.at.pos, first: ot.first, last: ot.at.pos, line: ot.at.line, src: ot.at.src, handler: ot.handler, vals: ot.vals})
 	}
 }
