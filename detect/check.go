@@ -6,6 +6,7 @@ import (
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/learn"
+	"github.com/licorice-dev/licorice/traces"
 )
 
 // finding is a pair of events likely not to commute, found on one
@@ -25,9 +26,9 @@ type finding struct {
 // condition by condition, each in trace order (the mid-event pairs of a
 // condition last). units are the trace's units, by number.
 //
-// readFrom(k, r) reports whether the event of unit k read what the event
-// of unit r wrote (see replay).
-func check(cs *conds, units []unit, stats *TraceStats, readFrom func(k, r int32) bool) []finding {
+// readFrom(k, r, except) reports whether the event of unit k read what
+// the event of unit r wrote, at a location not in except (see replay).
+func check(cs *conds, units []unit, stats *TraceStats, readFrom func(k, r int32, except []traces.Location) bool) []finding {
 	var out []finding
 	for id, c := range cs.list {
 		// A REQ whose event never began in the second pass has no time
@@ -210,7 +211,7 @@ type reqAt struct {
 // (readFrom) is left out and counted in stats.ReadReq; as the last REQ
 // of its chain, that REQ stands for the earlier ones (the KILL cannot run
 // before them without running before it).
-func replay(out []finding, id int32, c *cond, readFrom func(k, r int32) bool, stats *TraceStats) []finding {
+func replay(out []finding, id int32, c *cond, readFrom func(k, r int32, except []traces.Location) bool, stats *TraceStats) []finding {
 	m, lastKill, lastMid := int32(-1), int32(-1), int32(-1)
 	var last []reqAt
 	ordered := func(a, b int32) bool { // touch a is of b's event or happens before b
@@ -230,6 +231,10 @@ func replay(out []finding, id int32, c *cond, readFrom func(k, r int32) bool, st
 				}
 				out = append(out, finding{kind: Violation, cond: id, a: k, b: e})
 			case m >= 0 && c.touches[m].role == gen && !ordered(m, e):
+				if readFrom(t.unit, c.touches[m].unit, c.locs) {
+					stats.ReadGen++
+					break
+				}
 				out = append(out, finding{kind: GenReq, cond: id, a: m, b: e})
 			}
 			ch := t.to.Chain()
@@ -247,7 +252,7 @@ func replay(out []finding, id int32, c *cond, readFrom func(k, r int32) bool, st
 			for _, r := range last {
 				switch {
 				case ordered(r.touch, e):
-				case readFrom(t.unit, c.touches[r.touch].unit):
+				case readFrom(t.unit, c.touches[r.touch].unit, nil):
 					stats.ReadReq++
 				default:
 					out = append(out, finding{kind: ReqKill, cond: id, a: r.touch, b: e})

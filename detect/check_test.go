@@ -193,6 +193,31 @@ func TestChecks(t *testing.T) {
 			want: []string{"REQ-KILL E1 E2"},
 		},
 		{
+			// simplecrawler's crawl tick: it reads the item's fetched flag
+			// only once the open requests are down to 0, which the page's
+			// event (the GEN, and a REQ of p == null) wrote. Had the tick run first, it would have
+			// taken the other branch and required nothing.
+			name: "GEN-REQ: the REQ read other data the GEN wrote",
+			trace: func() *script {
+				s := newScript().write("main", "p", null).write("main", "open", "1").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				s.run("E1", onResume, rd("p", null), wr("open", "0"), wr("p", o2))
+				return s.run("E2", onUpdate, rd("open", "0"), rd("p", o2))
+			},
+			spec: []specCond{nonnullP(onUpdate), {handler: onResume, template: "null", vars: []string{"this.p"}}},
+		},
+		{
+			// The REQ read only the condition's own data from the GEN: the
+			// pair stands.
+			name: "GEN-REQ: the REQ read only the condition from the GEN",
+			trace: func() *script {
+				s := newScript().write("main", "p", null).write("main", "open", "1").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				s.run("E1", onResume, rd("p", null), rd("open", "1"), wr("p", o2))
+				return s.run("E2", onUpdate, rd("open", "1"), rd("p", o2))
+			},
+			spec: []specCond{nonnullP(onUpdate), {handler: onResume, template: "null", vars: []string{"this.p"}}},
+			want: []string{"GEN-REQ E1 E2"},
+		},
+		{
 			// A KILL that decrements n in place (it read n where it writes
 			// it): its effect is a change, which commutes with the REQ's
 			// read as far as learning knows; no pair.

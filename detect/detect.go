@@ -98,6 +98,9 @@ type TraceStats struct {
 	// ReadReq counts the REQ-KILL pairs left out because the KILL's event
 	// read what the REQ's event wrote (see the package doc).
 	ReadReq int `json:"read_req"`
+	// ReadGen counts the GEN-REQ pairs left out because the REQ's event
+	// read, elsewhere than the condition's data, what the GEN's wrote.
+	ReadGen int `json:"read_gen"`
 	// Crash is the message of the trace's error op, if it has one: the run
 	// is not a correct execution (it may show the bug).
 	Crash     string `json:"crash,omitempty"`

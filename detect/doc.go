@@ -130,15 +130,25 @@
 // (rimraf's n, glob's _processing) are the example: two decrements
 // commute, whatever value each wrote in this run.
 //
-// A REQ-KILL pair whose KILL's event read a value that the REQ's event
-// wrote (the REQ's write was the last to that location when the KILL's
-// event read it) is left out, and counted (TraceStats.ReadReq): the KILL
-// decided on what the REQ left, so had it run first it would have read
-// something else, and whether it would still kill the condition is not
-// known. simplecrawler 1.0.0's crawl tick is the example: it completes
-// the crawl because the page's event marked the page fetched, so it
-// cannot complete before that event. Only reads inside events count, and
-// only writes of events that are REQs of some condition are followed.
+// A pair whose later event read what the earlier one wrote is left out
+// when that read, not the condition, decides the later event's part:
+//
+//   - a REQ-KILL pair whose KILL's event read a value that the REQ's event
+//     wrote (the REQ's write was the last to that location when the KILL's
+//     event read it) (TraceStats.ReadReq): the KILL decided on what the
+//     REQ left, so had it run first it would have read something else, and
+//     whether it would still kill the condition is not known.
+//     simplecrawler 1.0.0's crawl tick completes the crawl because the
+//     page's event marked the page fetched;
+//   - a GEN-REQ pair whose REQ's event read a value the GEN's event wrote
+//     at a location other than the condition's (TraceStats.ReadGen): had
+//     the REQ run first, it would have read something else there, and
+//     need not have required the condition at all. simplecrawler 0.7.0's
+//     crawl tick reads the items' fetched flags only once the open
+//     requests, which the page's event decremented, are down to 0.
+//
+// Only reads inside events count, and only writes of events that are
+// REQs of some condition are followed.
 //
 // Where the thesis infers M_c's role from S_c (GEN if S_c is true), the
 // role is checked: writes outside the events considered, or a trace that

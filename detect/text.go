@@ -118,6 +118,7 @@ func (p *printer) summary(res *Result) {
 		t.MidKills += s.MidKills
 		t.ReadReq += s.ReadReq
 		t.Relative += s.Relative
+		t.ReadGen += s.ReadGen
 		findings += s.Findings
 	}
 	what := plural(len(res.Traces), "trace")
@@ -137,6 +138,9 @@ func (p *printer) summary(res *Result) {
 	}
 	if t.ReadReq > 0 {
 		p.line("%s left out: the KILL read what the REQ wrote", plural(t.ReadReq, "REQ-KILL pair"))
+	}
+	if t.ReadGen > 0 {
+		p.line("%s left out: the REQ read other data the GEN wrote", plural(t.ReadGen, "GEN-REQ pair"))
 	}
 	for _, s := range res.Traces {
 		if s.Crash != "" {

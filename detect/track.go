@@ -37,10 +37,10 @@ type tracker struct {
 
 	// reqWrote is, for a location whose last write was a REQ event's, that
 	// event; readFrom is, for an event that touches a condition (or still
-	// runs), the REQ events whose writes it read. See "A KILL that read
-	// the REQ" in the package doc.
+	// runs), the REQ events whose writes it read, and where. See the
+	// package doc on pairs whose later event read the earlier.
 	reqWrote map[traces.Location]traces.Sym
-	readFrom map[traces.Sym][]traces.Sym
+	readFrom map[traces.Sym][]readOf
 
 	// readAt is, for a running event, where it last read each datum of a
 	// condition (the read's src): a write there from the same src updates
@@ -112,7 +112,7 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *rea
 		open:   make(map[traces.Sym][]openTouch),
 
 		reqWrote: make(map[traces.Location]traces.Sym),
-		readFrom: make(map[traces.Sym][]traces.Sym),
+		readFrom: make(map[traces.Sym][]readOf),
 		readAt:   make(map[traces.Sym]map[traces.Location]traces.Sym),
 	}
 }
@@ -168,8 +168,10 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 				at[op.Loc] = op.Src
 			}
 		}
-		if w, ok := t.reqWrote[op.Loc]; ok && w != op.Task && t.running(op.Task) && !slices.Contains(t.readFrom[op.Task], w) {
-			t.readFrom[op.Task] = append(t.readFrom[op.Task], w)
+		if w, ok := t.reqWrote[op.Loc]; ok && w != op.Task && t.running(op.Task) {
+			if r := (readOf{w, op.Loc}); !slices.Contains(t.readFrom[op.Task], r) {
+				t.readFrom[op.Task] = append(t.readFrom[op.Task], r)
+			}
 		}
 	case traces.Write:
 		if _, req := t.reqs[op.Task]; req {
@@ -290,8 +292,8 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	delete(t.reqs, task)
 	delete(t.open, task)
 	delete(t.readAt, task)
-	if len(opens) == 0 {
-		delete(t.readFrom, task) // no GEN or KILL: no pair needs what it read
+	if len(refs) == 0 && len(opens) == 0 {
+		delete(t.readFrom, task) // no REQ, GEN or KILL: no pair needs what it read
 	}
 	if len(refs) == 0 && len(opens) == 0 {
 		return
@@ -345,11 +347,20 @@ func (t *tracker) running(task traces.Sym) bool {
 	return ev != nil && ev.running
 }
 
+// readOf is a read of a location whose last write was event w's.
+type readOf struct {
+	w   traces.Sym
+	loc traces.Location
+}
+
 // readFromUnit reports whether the event of unit k read a value that the
 // event of unit r wrote (r's write was the last to the location when k
-// read it).
-func (t *tracker) readFromUnit(k, r int32) bool {
-	return slices.Contains(t.readFrom[t.units[k].task], t.units[r].task)
+// read it), at a location other than those of except.
+func (t *tracker) readFromUnit(k, r int32, except []traces.Location) bool {
+	w := t.units[r].task
+	return slices.ContainsFunc(t.readFrom[t.units[k].task], func(x readOf) bool {
+		return x.w == w && !slices.Contains(except, x.loc)
+	})
 }
 
 // holds evaluates c on vals; a condition that cannot be decided does not
