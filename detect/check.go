@@ -26,9 +26,9 @@ type finding struct {
 // condition by condition, each in trace order (the mid-event pairs of a
 // condition last). units are the trace's units, by number.
 //
-// readFrom(k, r, except) reports whether the event of unit k read what
-// the event of unit r wrote, at a location not in except (see replay).
-func check(cs *conds, units []unit, stats *TraceStats, readFrom func(k, r int32, except []traces.Location) bool) []finding {
+// dependent(later, earlier, except) reports whether later's event depends
+// on what earlier's wrote (see replay and tracker.dependent).
+func check(cs *conds, units []unit, stats *TraceStats, dependent func(later, earlier *touch, except []traces.Location) bool) []finding {
 	var out []finding
 	for id, c := range cs.list {
 		// A REQ whose event never began in the second pass has no time
@@ -36,7 +36,7 @@ func check(cs *conds, units []unit, stats *TraceStats, readFrom func(k, r int32,
 		c.touches = slices.DeleteFunc(c.touches, func(t touch) bool { return t.unit < 0 })
 		slices.SortStableFunc(c.touches, func(x, y touch) int { return cmp.Compare(x.pos, y.pos) })
 		classify(c, stats)
-		out = replay(out, int32(id), c, readFrom, stats)
+		out = replay(out, int32(id), c, dependent, stats)
 		out = midPairs(out, int32(id), c, units, stats)
 	}
 	return out
@@ -207,11 +207,13 @@ type reqAt struct {
 // earlier ones of the same condition only (if it happens before a KILL,
 // so do they), not for those of another handler.
 //
-// A REQ-KILL pair whose KILL's event read what the REQ's event wrote
-// (readFrom) is left out and counted in stats.ReadReq; as the last REQ
-// of its chain, that REQ stands for the earlier ones (the KILL cannot run
-// before them without running before it).
-func replay(out []finding, id int32, c *cond, readFrom func(k, r int32, except []traces.Location) bool, stats *TraceStats) []finding {
+// A REQ-KILL pair whose KILL's event depends on what the REQ's event
+// wrote (dependent: it, or one of its causes, read it) is left out and
+// counted in stats.ReadReq; as the last REQ of its chain, that REQ stands
+// for the earlier ones (the KILL cannot run before them without running
+// before it). A GEN-REQ pair likewise (stats.ReadGen), except for the
+// REQ's own reads of the condition's data.
+func replay(out []finding, id int32, c *cond, dependent func(later, earlier *touch, except []traces.Location) bool, stats *TraceStats) []finding {
 	m, lastKill, lastMid := int32(-1), int32(-1), int32(-1)
 	var last []reqAt
 	ordered := func(a, b int32) bool { // touch a is of b's event or happens before b
@@ -231,7 +233,7 @@ func replay(out []finding, id int32, c *cond, readFrom func(k, r int32, except [
 				}
 				out = append(out, finding{kind: Violation, cond: id, a: k, b: e})
 			case m >= 0 && c.touches[m].role == gen && !ordered(m, e):
-				if readFrom(t.unit, c.touches[m].unit, c.locs) {
+				if dependent(t, &c.touches[m], c.locs) {
 					stats.ReadGen++
 					break
 				}
@@ -252,7 +254,7 @@ func replay(out []finding, id int32, c *cond, readFrom func(k, r int32, except [
 			for _, r := range last {
 				switch {
 				case ordered(r.touch, e):
-				case readFrom(t.unit, c.touches[r.touch].unit, nil):
+				case dependent(t, &c.touches[r.touch], nil):
 					stats.ReadReq++
 				default:
 					out = append(out, finding{kind: ReqKill, cond: id, a: r.touch, b: e})

@@ -169,6 +169,44 @@ func TestChecks(t *testing.T) {
 			spec: []specCond{nonnullP(onUpdate)},
 		},
 		{
+			// del's glob lists a file (E1, which requires p), an event that
+			// read the list posts (through E5) the removal (E2): the KILL's
+			// cause read the REQ, so it cannot come first.
+			name: "REQ-KILL: the KILL's sender read what the REQ wrote",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).write("main", "list", "0").worker("T1").worker("T2").post("T1", "E1").post("T2", "E3")
+				s.run("E1", onUpdate, rd("p", o2), wr("list", "1")).run("E3", "Act.onList", rd("list", "1"), postE("E5"))
+				return s.run("E5", "Act.onNext", postE("E2")).run("E2", onPause, wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+		},
+		{
+			// The same through a worker thread that waits on the reader's
+			// signal, then posts the KILL (an I/O delivery).
+			name: "REQ-KILL: the KILL's delivery waited on an event that read the REQ",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).write("main", "list", "0").worker("T1").worker("T2").post("T1", "E1").post("T2", "E3")
+				s.run("E1", onUpdate, rd("p", o2), wr("list", "1")).run("E3", "Act.onList", rd("list", "1"), signal("m1"))
+				s.worker("T3").op("T3", "wait", `"m":"m1"`).post("T3", "E2")
+				return s.run("E2", onPause, wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+		},
+		{
+			// An event that read the REQ's write and merely happens before
+			// the KILL (FIFO, no cause of it) does not count: todolist's
+			// onPause comes after the user's later actions, not because of
+			// them.
+			name: "REQ-KILL: an event that read the REQ happens before the KILL, but did not cause it",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).write("main", "list", "0").worker("T1").worker("T2").post("T1", "E1").post("T2", "E3").post("T2", "E2")
+				s.run("E1", onUpdate, rd("p", o2), wr("list", "1")).run("E3", "Act.onList", rd("list", "1"))
+				return s.run("E2", onPause, wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
 			// The same, but another event wrote done last: E2 read that,
 			// not E1's write.
 			name: "REQ-KILL: the KILL read another event's write",

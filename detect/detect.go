@@ -337,7 +337,7 @@ func passes(ctx context.Context, sp *learn.Spec, path string, window time.Durati
 		return nil, fmt.Errorf("detect: %w", err)
 	}
 	a.tk.finish()
-	a.findings = check(a.conds, a.tk.units, st, a.tk.readFromUnit)
+	a.findings = check(a.conds, a.tk.units, st, a.tk.dependent)
 	return a, nil
 }
 

@@ -147,8 +147,16 @@
 //     crawl tick reads the items' fetched flags only once the open
 //     requests, which the page's event decremented, are down to 0.
 //
-// Only reads inside events count, and only writes of events that are
-// REQs of some condition are followed.
+// A read counts also when a cause of the later event made it (of any
+// location): its sender,
+// the sender of that, and so on, and for an event a thread sent, the
+// tasks whose signals the thread waited on (an I/O delivery waits on its
+// origin). del's glob lists a file in one callback, and the removal of
+// that file is sent by code that read the list. An event that merely
+// happens before the later one does not count: todolist's onPause comes
+// after the user's later actions, not because of them. Only reads inside
+// events count, only writes of events that are REQs of some condition
+// are followed, and a pair's check visits at most 64 causes.
 //
 // Where the thesis infers M_c's role from S_c (GEN if S_c is true), the
 // role is checked: writes outside the events considered, or a trace that

@@ -125,7 +125,8 @@ func TestAgainstReference(t *testing.T) {
 			}
 		}
 		g, ops := referenceGraph(t, path, a.tk.syms)
-		if err := compare(a, g, referenceReadFrom(ops)); err != nil {
+		readFrom, causes := referenceReads(ops)
+		if err := compare(a, g, readFrom, causes); err != nil {
 			data, _ := os.ReadFile(path)
 			t.Fatalf("seed %d: %v\n%s", seed, err, data)
 		}
@@ -136,19 +137,26 @@ func TestAgainstReference(t *testing.T) {
 	t.Logf("%d mid-event KILLs, %d findings with one", mids, midPairs)
 }
 
-// referenceReadFrom is, for each event, the events whose writes it read
+// referenceReads is, for each event, the events whose writes it read
 // while it ran (the last write to the location before the read): the
-// slow, obvious version of the tracker's readFrom, over every write.
-func referenceReadFrom(ops []traces.Op) map[[2]traces.Sym]bool {
+// slow, obvious version of the tracker's readFrom, over every write; and
+// for each task, its causes:
+// an event's sender if that is an event, else the tasks whose signals the
+// sending thread waited on (its first 4 waits); a thread's, those.
+func referenceReads(ops []traces.Op) (map[[2]traces.Sym]bool, map[traces.Sym][]traces.Sym) {
 	out := map[[2]traces.Sym]bool{}
 	running := map[traces.Sym]bool{}
 	events := map[traces.Sym]bool{}
+	sender := map[traces.Sym]traces.Sym{}
+	waited := map[traces.Sym][]traces.Sym{}
 	last := map[traces.Location]traces.Sym{}
 	for i := range ops {
 		op := &ops[i]
 		switch op.Kind {
+		case traces.Send:
+			events[op.Event], sender[op.Event] = true, op.Task
 		case traces.Begin:
-			running[op.Task], events[op.Task] = true, true
+			running[op.Task] = true
 		case traces.End:
 			delete(running, op.Task)
 		case traces.Write:
@@ -157,9 +165,32 @@ func referenceReadFrom(ops []traces.Op) map[[2]traces.Sym]bool {
 			if w, ok := last[op.Loc]; ok && w != op.Task && events[w] && running[op.Task] {
 				out[[2]traces.Sym{op.Task, w}] = true
 			}
+		case traces.Wait:
+			if events[op.Task] || len(waited[op.Task]) == 4 {
+				continue
+			}
+			for j := i - 1; j >= 0; j-- {
+				if ops[j].Kind == traces.Signal && ops[j].Name == op.Name {
+					waited[op.Task] = append(waited[op.Task], ops[j].Task)
+					break
+				}
+			}
 		}
 	}
-	return out
+	causes := map[traces.Sym][]traces.Sym{}
+	for e := range events {
+		switch s := sender[e]; {
+		case s == traces.NoSym:
+		case events[s]:
+			causes[e] = []traces.Sym{s}
+		default:
+			causes[e] = waited[s]
+		}
+	}
+	for th, ws := range waited {
+		causes[th] = ws
+	}
+	return out, causes
 }
 
 func referenceGraph(t *testing.T, path string, syms *traces.Symbols) (*asyncclock.Graph, []traces.Op) {
@@ -190,7 +221,7 @@ func referenceGraph(t *testing.T, path string, syms *traces.Symbols) (*asynccloc
 // compare checks a's touches and findings against the reference graph
 // and reads-from relation (readFrom[{K, R}]: event K read what event R
 // wrote).
-func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool) error {
+func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool, causes map[traces.Sym][]traces.Sym) error {
 	type pair struct{ kind, x, y string }
 	var want, got []pair
 	for id, c := range a.conds.list {
@@ -254,9 +285,32 @@ func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool) 
 				}
 				return l
 			}
+			// Or one of the KILL's causes, up its senders and what the
+			// sending threads waited on, read it.
+			dependent := func(r *touch) bool {
+				w := task(lastOf(r))
+				if readFrom[[2]traces.Sym{task(k), w}] {
+					return true
+				}
+				seen := map[traces.Sym]bool{task(k): true}
+				todo := slices.Clone(causes[task(k)])
+				for len(todo) > 0 {
+					c := todo[0]
+					todo = todo[1:]
+					if seen[c] {
+						continue
+					}
+					seen[c] = true
+					if c != w && readFrom[[2]traces.Sym{c, w}] {
+						return true
+					}
+					todo = append(todo, causes[c]...)
+				}
+				return false
+			}
 			for j := range ts[:i] {
 				r := &ts[j]
-				if r.role == req && r.unit != k.unit && !ref(r, k) && !readFrom[[2]traces.Sym{task(k), task(lastOf(r))}] {
+				if r.role == req && r.unit != k.unit && !ref(r, k) && !dependent(r) {
 					want = append(want, pair{"REQ-KILL", r.spec.Text(), name(k)})
 				}
 			}

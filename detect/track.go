@@ -46,7 +46,25 @@ type tracker struct {
 	// condition (the read's src): a write there from the same src updates
 	// the value in place.
 	readAt map[traces.Sym]map[traces.Location]traces.Sym
+
+	// readers is, for a REQ event whose writes other events read, those
+	// events. signaller is the last task that gave each handle, waited
+	// the signallers of the handles each thread waited on (at most
+	// maxWaited): with the senders, the causes of each event.
+	readers   map[traces.Sym]map[traces.Sym]struct{}
+	signaller map[traces.Sym]traces.Sym
+	waited    map[traces.Sym][]traces.Sym
 }
+
+// maxCauses bounds how many of an event's causes (its sender, the sender
+// of that, and for an event a thread sent, what the thread waited for) a
+// pair's check visits: a dependence further away is not seen, and the
+// pair is kept (reported).
+const maxCauses = 64
+
+// maxWaited bounds the waits of a thread that count as its causes (the
+// first ones: a delivery thread waits on its origin first).
+const maxWaited = 4
 
 // eventInfo is what explanations say about an event: who sent it, how,
 // where it ran.
@@ -111,9 +129,12 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *rea
 		begins: make(map[traces.Sym]int64),
 		open:   make(map[traces.Sym][]openTouch),
 
-		reqWrote: make(map[traces.Location]traces.Sym),
-		readFrom: make(map[traces.Sym][]readOf),
-		readAt:   make(map[traces.Sym]map[traces.Location]traces.Sym),
+		reqWrote:  make(map[traces.Location]traces.Sym),
+		readFrom:  make(map[traces.Sym][]readOf),
+		readAt:    make(map[traces.Sym]map[traces.Location]traces.Sym),
+		readers:   make(map[traces.Sym]map[traces.Sym]struct{}),
+		signaller: make(map[traces.Sym]traces.Sym),
+		waited:    make(map[traces.Sym][]traces.Sym),
 	}
 }
 
@@ -172,6 +193,18 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			if r := (readOf{w, op.Loc}); !slices.Contains(t.readFrom[op.Task], r) {
 				t.readFrom[op.Task] = append(t.readFrom[op.Task], r)
 			}
+			rs := t.readers[w]
+			if rs == nil {
+				rs = make(map[traces.Sym]struct{})
+				t.readers[w] = rs
+			}
+			rs[op.Task] = struct{}{}
+		}
+	case traces.Signal:
+		t.signaller[op.Name] = op.Task
+	case traces.Wait:
+		if s, ok := t.signaller[op.Name]; ok && t.events[op.Task] == nil && len(t.waited[op.Task]) < maxWaited {
+			t.waited[op.Task] = append(t.waited[op.Task], s)
 		}
 	case traces.Write:
 		if _, req := t.reqs[op.Task]; req {
@@ -353,14 +386,55 @@ type readOf struct {
 	loc traces.Location
 }
 
-// readFromUnit reports whether the event of unit k read a value that the
-// event of unit r wrote (r's write was the last to the location when k
-// read it), at a location other than those of except.
-func (t *tracker) readFromUnit(k, r int32, except []traces.Location) bool {
-	w := t.units[r].task
-	return slices.ContainsFunc(t.readFrom[t.units[k].task], func(x readOf) bool {
-		return x.w == w && !slices.Contains(except, x.loc)
-	})
+// dependent reports whether touch later's event depends on what touch
+// earlier's event wrote: it read a value that event wrote (the last write
+// to the location when it read it) at a location not in except, or one
+// of its causes (up its senders, and for an event a thread sent, the
+// tasks whose signals the thread waited on) read one anywhere. Had
+// later's event run first, it would have read something else, or not
+// have been sent as it was.
+func (t *tracker) dependent(later, earlier *touch, except []traces.Location) bool {
+	k, w := t.units[later.unit].task, t.units[earlier.unit].task
+	if slices.ContainsFunc(t.readFrom[k], func(x readOf) bool { return x.w == w && !slices.Contains(except, x.loc) }) {
+		return true
+	}
+	rs := t.readers[w]
+	if len(rs) == 0 {
+		return false
+	}
+	seen := map[traces.Sym]bool{k: true}
+	todo := t.causes(k, nil)
+	for n := 0; len(todo) > 0 && n < maxCauses; n++ {
+		c := todo[0]
+		todo = todo[1:]
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		if _, ok := rs[c]; ok && c != w {
+			return true
+		}
+		todo = t.causes(c, todo)
+	}
+	return false
+}
+
+// causes appends to out the tasks that caused event (or thread) task:
+// an event's sender if that is an event, else what the sending thread
+// waited for; a thread's, what it waited for.
+func (t *tracker) causes(task traces.Sym, out []traces.Sym) []traces.Sym {
+	ev := t.events[task]
+	if ev == nil {
+		return append(out, t.waited[task]...)
+	}
+	s := ev.send.task
+	if s == traces.NoSym {
+		return out
+	}
+	if t.events[s] != nil {
+		return append(out, s)
+	}
+	return append(out, t.waited[s]...)
 }
 
 // holds evaluates c on vals; a condition that cannot be decided does not
