@@ -95,6 +95,11 @@ type TraceStats struct {
 	// Relative counts the GENs and KILLs that updated the condition's data
 	// in place (count++): they take part in no pair (see the package doc).
 	Relative int `json:"relative"`
+	// Falsified counts the precondition violations of a correct run (one
+	// without an error op), left out: the run went on correctly with the
+	// condition false, so the spec is too strong there. In a run that
+	// crashed they are reported.
+	Falsified int `json:"falsified"`
 	// ReadReq counts the REQ-KILL pairs left out because the KILL's event
 	// read what the REQ's event wrote (see the package doc).
 	ReadReq int `json:"read_req"`
@@ -254,6 +259,12 @@ func analyze(ctx context.Context, sp *learn.Spec, path string, opts *Options) (*
 	roles := map[int32]*roleCounts{}
 	var hs []string
 	for _, f := range a.findings {
+		if f.kind == Violation && st.Crash == "" {
+			// The run went on correctly with the condition false: it is
+			// no precondition there (the spec is too strong), not a bug.
+			st.Falsified++
+			continue
+		}
 		c := a.conds.list[f.cond]
 		spec := specOf(f, c)
 		si := specs[spec]

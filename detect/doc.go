@@ -110,7 +110,9 @@
 //   - a REQ on which c is false is a precondition violation, paired with
 //     the last KILL before it (any KILL, ordered or not) or, if it read
 //     in the middle of a later mid-event KILL, with that, or alone if
-//     none;
+//     none; it is reported only if the run failed (an error op): in a
+//     correct run the program went on with c false, so c is no
+//     precondition there (TraceStats.Falsified counts them);
 //   - a REQ on which c holds forms a GEN-REQ pair with M_c if M_c is a GEN
 //     that does not happen before it;
 //   - a non-minor KILL forms a REQ-KILL pair with every R_c entry that

@@ -16,7 +16,7 @@ import (
 //
 //   - onUpdateResults (E1) requires p != null, onPause (E2) kills it,
 //     unordered: REQ-KILL;
-//   - onShow (E3) then runs with p null: a violation;
+//   - onShow (E3) then runs with p null and crashes: a violation;
 //   - onLoad (E5) makes n >= 1 true, refresh (E6) requires it, unordered:
 //     GEN-REQ;
 //   - onClose (E7) kills q != null and onOpen (E8) generates it,
@@ -36,7 +36,9 @@ func goldenScript() *script {
 	s.post("T1", "E1").post("T2", "E2")
 	s.run("E1", "Act.onUpdateResults", rd("p", o2))
 	s.run("E2", "Act.onPause", rd("p", o2), wr("p", null))
-	s.post("T1", "E3").run("E3", "Act.onShow", rd("p", null))
+	s.post("T1", "E3").run("E3", "Act.onShow", rd("p", null), func(s *script, e string) {
+		s.op(e, "error", `"msg":"NullPointerException: p is null"`)
+	})
 	s.post("T2", "E4").run("E4", "Act.onResume", wr("p", o3))
 	s.post("T3", "E5").post("T1", "E6")
 	s.run("E5", "Act.onLoad", wr("n", "1"))

@@ -119,6 +119,7 @@ func (p *printer) summary(res *Result) {
 		t.ReadReq += s.ReadReq
 		t.Relative += s.Relative
 		t.ReadGen += s.ReadGen
+		t.Falsified += s.Falsified
 		findings += s.Findings
 	}
 	what := plural(len(res.Traces), "trace")
@@ -138,6 +139,9 @@ func (p *printer) summary(res *Result) {
 	}
 	if t.ReadReq > 0 {
 		p.line("%s left out: the KILL read what the REQ wrote", plural(t.ReadReq, "REQ-KILL pair"))
+	}
+	if t.Falsified > 0 {
+		p.line("%s in correct runs left out: the spec is too strong there (learn with these runs)", plural(t.Falsified, "precondition violation"))
 	}
 	if t.ReadGen > 0 {
 		p.line("%s left out: the REQ read other data the GEN wrote", plural(t.ReadGen, "GEN-REQ pair"))
