@@ -221,9 +221,12 @@ function install(rec, heap, root) {
     }
   }
 
-  // Loopback TCP.
+  // Loopback TCP. Per direction ("local>peer"): the writes not yet read,
+  // oldest first, each with the count of bytes written through it (an end
+  // is a write of its own that only the end of the stream reads), and the
+  // bytes the peer has received.
   const net = require('net');
-  const pending = new Map(); // "local>peer" -> handles of writes not yet read, oldest first
+  const pending = new Map(); // "local>peer" -> {list: [{m, end, fin}], written, received}
   let writes = 0;
   const names = (handle) => {
     if (handle === null || typeof handle !== 'object' || typeof handle.getsockname !== 'function') return null;
@@ -241,48 +244,77 @@ function install(rec, heap, root) {
   const maxUnread = 4096;
   const dead = new Set();
   const loopbackAddr = /^(127\.|::1$|::ffff:127\.)/;
-  const wrote = (sock) => {
+  const byteLength = (chunk, enc) => {
+    if (typeof chunk === 'string') return Buffer.byteLength(chunk, typeof enc === 'string' ? enc : 'utf8');
+    return chunk !== null && chunk !== undefined && typeof chunk.byteLength === 'number' ? chunk.byteLength : 0;
+  };
+  /** wrote records a write of bytes (or, fin, the end) on sock, if its peer is here. */
+  const wrote = (sock, bytes, fin) => {
     if (!(sock instanceof net.Socket) || rec.off > 0) return;
     const n = names(sock._handle);
     if (n === null || !loopbackAddr.test(n.peer)) return;
     const key = n.local + '>' + n.peer;
     if (dead.has(key)) return;
-    let list = pending.get(key);
-    if (list === undefined) pending.set(key, (list = []));
-    if (list.length >= maxUnread) {
+    let dir = pending.get(key);
+    if (dir === undefined) pending.set(key, (dir = { list: [], written: 0, received: 0 }));
+    if (dir.list.length >= maxUnread) {
       dead.add(key);
       pending.delete(key);
       return;
     }
     const m = 'tcp:' + ++writes;
-    list.push(m);
+    dir.written += bytes;
+    dir.list.push({ m, end: dir.written, fin });
     quiet(() => rec.signal(m));
+  };
+  /** incoming is the direction that handle h reads, if it has writes not yet read. */
+  const incoming = (h) => {
+    const n = h ? names(h) : null;
+    if (n === null) return undefined;
+    const dir = pending.get(n.peer + '>' + n.local);
+    return dir === undefined || dir.list.length === 0 ? undefined : dir;
   };
   rec.loopback = {
     /**
      * readOf is the handles a callback of resource res (of async_hooks
-     * type) waits on, if it reads what its peer wrote: a read of a TCP
-     * handle brings the oldest write not yet read. An HTTP server's parser
-     * reads its socket itself (the handle is "consumed"): a request
-     * callback comes after the oldest unread write at least, and the one
-     * read the socket still makes, the end, comes after every write.
+     * type) waits on before it begins, if it reads what its peer wrote: a
+     * read of a TCP handle brings at least the first byte not yet
+     * received, of the oldest write not yet read (read() below follows
+     * the rest). An HTTP server's parser reads its socket itself (the
+     * handle is "consumed"): a request callback comes after the
+     * connection's first write at least, and the one read the socket
+     * still makes, the end, comes after every write.
      */
     readOf(type, res) {
       if (type === 'HTTPINCOMINGMESSAGE') {
-        const list = unread(res.socket && res.socket._handle);
-        return list === undefined ? undefined : [list[0]];
+        const dir = incoming(res.socket && res.socket._handle);
+        return dir === undefined ? undefined : [dir.list[0].m];
       }
       if (type !== 'TCPWRAP') return undefined;
-      const list = unread(res);
-      if (list === undefined) return undefined;
-      return res._consumed ? list.splice(0) : [list.shift()];
+      const dir = incoming(res);
+      if (dir === undefined) return undefined;
+      return res._consumed ? dir.list.splice(0).map((w) => w.m) : [dir.list[0].m];
     },
   };
-  const unread = (h) => {
-    const n = h ? names(h) : null;
-    if (n === null) return undefined;
-    const list = pending.get(n.peer + '>' + n.local);
-    return list === undefined || list.length === 0 ? undefined : list;
+  // A socket's read pushes what it brought (null: the end): the writes it
+  // completes are read, and the code after it waits on them.
+  const push = stream.Readable.prototype.push;
+  stream.Readable.prototype.push = function (chunk, enc) {
+    if (this instanceof net.Socket && rec.off === 0) {
+      const dir = incoming(this._handle);
+      if (dir !== undefined) {
+        let done = 0;
+        if (chunk === null) {
+          const i = dir.list.findIndex((w) => w.fin);
+          done = i < 0 ? 0 : i + 1;
+        } else {
+          dir.received += byteLength(chunk, enc);
+          while (done < dir.list.length && !dir.list[done].fin && dir.list[done].end <= dir.received) done++;
+        }
+        for (const w of dir.list.splice(0, done)) quiet(() => rec.emit('wait', { m: w.m }));
+      }
+    }
+    return push.apply(this, arguments);
   };
 
   // Streams and sockets: destroyed.
@@ -299,13 +331,16 @@ function install(rec, heap, root) {
       proto[name] = function (...args) {
         if (name === 'destroy') {
           const was = this.destroyed;
-          if (!was && !this.writableEnded) wrote(this); // the FIN (or reset) the peer reads as the end
+          if (!was && !this.writableEnded) wrote(this, 0, true); // the FIN (or reset) the peer reads as the end
           const out = orig.apply(this, args);
           if (!was) streamWrite(this);
           return out;
         }
         streamRead(this);
-        wrote(this);
+        const data = typeof args[0] === 'function' ? undefined : args[0];
+        const bytes = byteLength(data, args[1]);
+        if (name === 'write' || bytes > 0) wrote(this, bytes, false);
+        if (name === 'end' && !this.writableEnded) wrote(this, 0, true);
         return orig.apply(this, args);
       };
       Object.defineProperty(proto[name], 'name', { value: name });

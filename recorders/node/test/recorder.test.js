@@ -314,6 +314,39 @@ test('loopback TCP: a write happens before the peer read that brings it', () => 
   linked('clientData', 'serverEnd'); // the client's destroy sends the end the server reads
 });
 
+test('loopback TCP: a read that brings two writes is ordered after both', () => {
+  const { ops } = record(`
+    const net = require('net');
+    let round = 0;
+    const srv = net.createServer(function onConn(s) {
+      s.on('data', function serverData() {
+        if (round++ === 0) { s.write('a'); s.write('b'); } else s.write('c');
+      });
+    });
+    srv.listen(0, '127.0.0.1', function listening() {
+      let got = '';
+      const c = net.connect(srv.address().port, '127.0.0.1', function connected() { c.write('1'); });
+      c.on('data', function clientData(d) {
+        got += d;
+        if (got === 'ab') c.write('2');
+        if (got.endsWith('c')) { c.destroy(); srv.close(); }
+      });
+    });
+  `);
+  const tcp = (op) => op.m !== undefined && op.m.startsWith('tcp:');
+  // The server's writes, in order, and the client's reads: the read events
+  // (TCP deliveries) with their workers.
+  const serverEvents = new Set(ops.filter((o) => o.op === 'call' && o.h === 'serverData').map((o) => o.t));
+  const serverWrites = ops.filter((o) => o.op === 'signal' && tcp(o) && serverEvents.has(o.t)).map((o) => o.m);
+  assert.strictEqual(serverWrites.length, 3, 'three server writes');
+  const waited = new Set(ops.filter((o) => o.op === 'wait' && tcp(o)).map((o) => o.m));
+  for (const m of serverWrites) assert.ok(waited.has(m), m + ' is waited on by the reader');
+  // The client's reads wait on each write before the code that follows
+  // them, in the order the writes were made.
+  const order = ops.filter((o) => o.op === 'wait' && serverWrites.includes(o.m)).map((o) => o.m);
+  assert.deepStrictEqual([...new Set(order)], serverWrites);
+});
+
 test("loopback HTTP: the server parser's request comes after the client's write, and the end after its destroy", () => {
   const { ops } = record(`
     const http = require('http');
