@@ -12,9 +12,9 @@ import (
 // TestRunNode runs the real-bug evaluation at a small size: every bug's
 // buggy and fixed versions are recorded (the packages installed from the
 // lockfile), learned and checked; fs-extra's pairs are found on the buggy
-// version and not reported on the fixed one (docs/evaluation.md gives
-// each bug's state); and licorice reports fewer groups than the race
-// detector.
+// version; no fixed version gets a report of its bug's pair
+// (docs/evaluation.md gives each bug's state); and licorice reports fewer
+// groups than the race detector.
 func TestRunNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records about a hundred runs")
@@ -46,17 +46,17 @@ func TestRunNode(t *testing.T) {
 		if r.Train != 10 || r.TrainCorrect == 0 {
 			t.Errorf("%s (fixed %v): %d training runs, %d correct", r.Bug, r.Fixed, r.Train, r.TrainCorrect)
 		}
-		if r.Bug != "fse" {
-			continue
+		if r.Fixed && len(r.Licorice.Found) > 0 {
+			t.Errorf("%s (fixed): licorice reports the bug's pair %v", r.Bug, r.Licorice.Found)
 		}
-		if !r.Fixed && len(r.Licorice.Missed) > 0 {
+		if r.Bug == "fse" && !r.Fixed && len(r.Licorice.Missed) > 0 {
 			t.Errorf("fse: licorice misses %v", r.Licorice.Missed)
 		}
-		if r.Fixed && len(r.Licorice.Found) > 0 {
-			t.Errorf("fse (fixed): licorice reports the bug's pair %v", r.Licorice.Found)
-		}
 	}
-	if tab.Total.Licorice.Reported >= tab.Total.Races.Reported {
-		t.Errorf("licorice: %d report groups, races: %d; want fewer", tab.Total.Licorice.Reported, tab.Total.Races.Reported)
+	// The full evaluation shows 80% fewer groups; at this size, and on a
+	// machine whose schedules differ, a little less is allowed.
+	t.Logf("licorice: %d report groups, races: %d", tab.Total.Licorice.Reported, tab.Total.Races.Reported)
+	if 4*tab.Total.Licorice.Reported > tab.Total.Races.Reported {
+		t.Errorf("licorice: %d report groups, races: %d; want at least 75%% fewer", tab.Total.Licorice.Reported, tab.Total.Races.Reported)
 	}
 }
