@@ -332,8 +332,14 @@ function install(rec, heap, root) {
         if (name === 'destroy') {
           const was = this.destroyed;
           if (!was && !this.writableEnded) wrote(this, 0, true); // the FIN (or reset) the peer reads as the end
+          const h = this._handle;
           const out = orig.apply(this, args);
-          if (!was) streamWrite(this);
+          if (!was) {
+            streamWrite(this);
+            // The handle's close callback (the stream's 'close') comes
+            // after the destroy: its delivery waits on the handle's signal.
+            if (h && typeof h.getAsyncId === 'function') quiet(() => rec.signal('r' + h.getAsyncId()));
+          }
           return out;
         }
         streamRead(this);

@@ -297,9 +297,19 @@ test('loopback TCP: a write happens before the peer read that brings it', () => 
     });
     srv.listen(0, '127.0.0.1', function listening() {
       const c = net.connect(srv.address().port, '127.0.0.1', function connected() { c.write('ping'); });
-      c.on('data', function clientData() { c.destroy(); srv.close(); });
+      c.on('data', function clientData() { setTimeout(function later() { c.destroy(); srv.close(); }, 1); });
+      c.on('close', function clientClose() {});
     });
   `);
+  // The socket's close comes after its destroy: the close callback's
+  // delivery waits on a handle signal the destroying event gave.
+  {
+    let { send } = eventOf(ops, 'clientClose');
+    while (!send.t.startsWith('w')) send = ops.find((o) => o.op === 'send' && o.e === send.t);
+    const waits = ops.filter((o) => o.op === 'wait' && o.t === send.t).map((o) => o.m);
+    const destroyer = eventOf(ops, 'later').id;
+    assert.ok(ops.some((o) => o.op === 'signal' && o.t === destroyer && waits.includes(o.m)), "clientClose's delivery waits on the timer's destroy");
+  }
   const linked = (writer, reader) => {
     const sig = ops.find((o) => o.op === 'signal' && o.t === eventOf(ops, writer).id && o.m.startsWith('tcp:'));
     assert.ok(sig, writer + ' signals its write');
@@ -311,7 +321,7 @@ test('loopback TCP: a write happens before the peer read that brings it', () => 
   };
   linked('connected', 'serverData');
   linked('serverData', 'clientData');
-  linked('clientData', 'serverEnd'); // the client's destroy sends the end the server reads
+  linked('later', 'serverEnd'); // the client's destroy sends the end the server reads
 });
 
 test('loopback TCP: a read that brings two writes is ordered after both', () => {
