@@ -327,8 +327,6 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	delete(t.readAt, task)
 	if len(refs) == 0 && len(opens) == 0 {
 		delete(t.readFrom, task) // no REQ, GEN or KILL: no pair needs what it read
-	}
-	if len(refs) == 0 && len(opens) == 0 {
 		return
 	}
 	ui := int32(-1)

@@ -32,7 +32,7 @@ func TestRunNode(t *testing.T) {
 		t.Fatalf("%d bugs under %s, want at least 4", len(bugs), root)
 	}
 	tab, err := eval.RunNode(context.Background(), eval.NodeConfig{
-		Root: root, Recorder: rec, Bugs: bugs, TrainRuns: 10, TestRuns: 2, Window: asyncclock.DefaultWindow,
+		Root: root, Recorder: rec, Bugs: bugs, TrainRuns: 20, TestRuns: 2, Window: asyncclock.DefaultWindow,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +43,7 @@ func TestRunNode(t *testing.T) {
 	for _, r := range tab.Rows {
 		t.Logf("%s fixed=%v: races %d (found %v), licorice %d (found %v, missed %v)", r.Bug, r.Fixed,
 			r.Races.Reported, r.Races.Found, r.Licorice.Reported, r.Licorice.Found, r.Licorice.Missed)
-		if r.Train != 10 || r.TrainCorrect == 0 {
+		if r.Train != 20 || r.TrainCorrect == 0 {
 			t.Errorf("%s (fixed %v): %d training runs, %d correct", r.Bug, r.Fixed, r.Train, r.TrainCorrect)
 		}
 		if r.Fixed && len(r.Licorice.Found) > 0 {
