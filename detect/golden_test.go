@@ -121,7 +121,7 @@ func TestGolden(t *testing.T) {
 		{"demo.txt.golden", func(b *bytes.Buffer) error { return WriteText(b, res, TextOptions{}) }},
 		{"demo.color.golden", func(b *bytes.Buffer) error { return WriteText(b, res, TextOptions{Color: true, Width: 80}) }},
 		{"demo.json.golden", func(b *bytes.Buffer) error { return WriteJSON(b, res, spec) }},
-		{"demo.sarif.golden", func(b *bytes.Buffer) error { return WriteSARIF(b, res, spec) }},
+		{"demo.sarif.golden", func(b *bytes.Buffer) error { return WriteSARIF(b, res, spec, "1.2.3") }},
 	} {
 		var b bytes.Buffer
 		if err := f.write(&b); err != nil {

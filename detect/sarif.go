@@ -36,6 +36,7 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
 	InformationURI string      `json:"informationUri"`
 	Rules          []sarifRule `json:"rules"`
 }
@@ -136,11 +137,12 @@ var sarifRules = []sarifRule{
 // the source location of the event that relies on the condition (the
 // other event's as a related location), with the report's fingerprint as
 // a partial fingerprint, so that code-scanning tools track it across
-// runs. spec is the spec file's name.
-func WriteSARIF(w io.Writer, res *Result, spec string) error {
+// runs. spec is the spec file's name, version licorice's (the tool's
+// version in the log; "" for none).
+func WriteSARIF(w io.Writer, res *Result, spec, version string) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
-			Name: "licorice", InformationURI: "https://github.com/licorice-dev/licorice", Rules: sarifRules,
+			Name: "licorice", Version: version, InformationURI: "https://github.com/licorice-dev/licorice", Rules: sarifRules,
 		}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: true}},
 		Results:     []sarifResult{},

@@ -239,7 +239,7 @@ func TestSARIFSchema(t *testing.T) {
 	v := loadSchema(t, filepath.Join("testdata", "sarif-schema-2.1.0.json"))
 	res, spec := goldenResult(t, nil)
 	var b bytes.Buffer
-	if err := WriteSARIF(&b, res, spec); err != nil {
+	if err := WriteSARIF(&b, res, spec, "1.2.3"); err != nil {
 		t.Fatal(err)
 	}
 	check := func(data []byte) []string {
@@ -253,7 +253,7 @@ func TestSARIFSchema(t *testing.T) {
 		t.Errorf("the SARIF log breaks the schema:\n%s", strings.Join(errs, "\n"))
 	}
 	var empty bytes.Buffer
-	if err := WriteSARIF(&empty, &Result{}, spec); err != nil {
+	if err := WriteSARIF(&empty, &Result{}, spec, "1.2.3"); err != nil {
 		t.Fatal(err)
 	}
 	if errs := check(empty.Bytes()); len(errs) > 0 {

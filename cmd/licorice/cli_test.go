@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/licorice-dev/licorice/internal/golden"
@@ -45,4 +46,15 @@ func runCLI(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr strin
 func checkGolden(t *testing.T, dir, name, got string) {
 	t.Helper()
 	golden.Check(t, filepath.Join("testdata", dir, name), []byte(got))
+}
+
+func TestVersion(t *testing.T) {
+	want, _, code := runCLI(t, nil, "version")
+	if code != 0 || !strings.HasPrefix(want, "licorice ") || !strings.Contains(want, "trace format") {
+		t.Fatalf("licorice version: exit %d, %q", code, want)
+	}
+	got, _, code := runCLI(t, nil, "--version")
+	if code != 0 || got != want {
+		t.Errorf("licorice --version: exit %d, %q; want %q", code, got, want)
+	}
 }

@@ -105,7 +105,7 @@ Example:
 				case "json":
 					return detect.WriteJSON(w, res, specPath)
 				case "sarif":
-					return detect.WriteSARIF(w, res, specPath)
+					return detect.WriteSARIF(w, res, specPath, moduleVersion())
 				}
 				return detect.WriteText(w, res, detect.TextOptions{Color: color})
 			}

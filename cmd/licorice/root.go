@@ -22,7 +22,9 @@ exact happens-before engine, AsyncClock, with a race detector of its own
 ("races", "hb").`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       moduleVersion(), // --version
 	}
+	root.SetVersionTemplate(versionLine() + "\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{err}
 	})
