@@ -50,7 +50,7 @@ func checkGolden(t *testing.T, dir, name, got string) {
 
 func TestVersion(t *testing.T) {
 	want, _, code := runCLI(t, nil, "version")
-	if code != 0 || !strings.HasPrefix(want, "licorice ") || !strings.Contains(want, "trace format") {
+	if code != 0 || !strings.HasPrefix(want, "licorice ") || !strings.Contains(want, "trace format") || strings.Contains(want, "(devel)") {
 		t.Fatalf("licorice version: exit %d, %q", code, want)
 	}
 	got, _, code := runCLI(t, nil, "--version")

@@ -9,19 +9,22 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// moduleVersion is licorice's version as the Go toolchain stamped it: a
-// release tag or pseudo-version, else the commit of the checkout it was
-// built from ("devel-<commit>", "+dirty" for a changed tree), else
-// "(devel)".
+// version is licorice's version in this source tree; a release build
+// may set it with -ldflags "-X main.version=v1.2.3".
+var version = "0.12.0-dev"
+
+// moduleVersion is licorice's version: the Go toolchain's stamp if it is
+// a release tag or pseudo-version, else version, with the commit of the
+// checkout it was built from when the toolchain recorded one
+// ("0.12.0-dev+1c01baa1b2c3", "-dirty" for a changed tree).
 func moduleVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "(devel)"
+		return version
 	}
 	if v := info.Main.Version; v != "" && v != "(devel)" {
 		return v
 	}
-	// A build from a checkout: name its commit.
 	rev, dirty := "", false
 	for _, s := range info.Settings {
 		switch s.Key {
@@ -36,11 +39,11 @@ func moduleVersion() string {
 	}
 	switch {
 	case rev == "":
-		return "(devel)"
+		return version
 	case dirty:
-		return "devel-" + rev + "+dirty"
+		return version + "+" + rev + "-dirty"
 	}
-	return "devel-" + rev
+	return version + "+" + rev
 }
 
 // versionLine is what "licorice version" and "licorice --version" print.
