@@ -2,6 +2,7 @@ package detect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -590,3 +591,24 @@ func TestMidEventKill(t *testing.T) {
 }
 
 const onUpdateName = "Act.onUpdateResults"
+
+func TestMismatch(t *testing.T) {
+	s := newScript().write("main", "p", o2).worker("T1").post("T1", "E1")
+	path := s.run("E1", "Other.onCreate", rd("p", o2)).file(t, t.TempDir(), "t.jsonl")
+	sp := makeSpec(t, nonnullP("Act.onUpdateResults"))
+	_, err := Detect(context.Background(), sp, []string{path}, Options{})
+	var me *MismatchError
+	if !errors.As(err, &me) || me.Handlers != 1 || me.Traces != 1 || me.App != "test" {
+		t.Fatalf("a spec none of whose handlers ran: %v, want a MismatchError for 1 handler, 1 trace, app test", err)
+	}
+	res, err := Detect(context.Background(), sp, []string{path}, Options{AllowMismatch: true})
+	if err != nil || len(res.Reports) != 0 {
+		t.Fatalf("with AllowMismatch: %v, %d reports", err, len(res.Reports))
+	}
+	// One of the spec's handlers ran: no mismatch, whatever it realized.
+	s = newScript().write("main", "p", o2).worker("T1").post("T1", "E1")
+	path = s.run("E1", "Act.onUpdateResults").file(t, t.TempDir(), "u.jsonl")
+	if _, err := Detect(context.Background(), sp, []string{path}, Options{}); err != nil {
+		t.Fatalf("the spec's handler ran: %v", err)
+	}
+}

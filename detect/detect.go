@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,25 @@ type Options struct {
 	// which rule would order them and why it does not). It reads the
 	// example's trace once more per report.
 	Explain bool
+	// AllowMismatch checks traces in which none of the spec's handlers
+	// ran; otherwise Detect fails with a *MismatchError (a spec learned
+	// from another program is a mistake, not a clean run).
+	AllowMismatch bool
+}
+
+// MismatchError says that none of a spec's handlers (those it has
+// conditions for) ran in any of the traces.
+type MismatchError struct {
+	Handlers, Traces int
+	App              string // the traces' app, if their headers name one
+}
+
+func (e *MismatchError) Error() string {
+	app := ""
+	if e.App != "" {
+		app = fmt.Sprintf(" (app %q)", e.App)
+	}
+	return fmt.Sprintf("detect: none of the spec's %d handlers ran in the %d traces%s: is the spec learned from this program? (--allow-mismatch checks them anyway)", e.Handlers, e.Traces, app)
 }
 
 // Result is what a detection run found.
@@ -72,6 +92,8 @@ type TraceStats struct {
 	// Invocations are handler invocations in events (samples, in the
 	// learner's terms).
 	Invocations int64 `json:"invocations"`
+	// SpecInvocations are those of handlers the spec has conditions for.
+	SpecInvocations int64 `json:"spec_invocations"`
 	// Conditions is the number of distinct realized conditions: logical
 	// variables (template, constants, locations).
 	Conditions int `json:"conditions"`
@@ -133,6 +155,9 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 		return err
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := mismatch(sp, results, opts.AllowMismatch); err != nil {
 		return nil, err
 	}
 	res := &Result{}
@@ -235,6 +260,31 @@ type traceResult struct {
 type allowedFinding struct {
 	rule int
 	key  groupKey
+}
+
+// mismatch returns a *MismatchError if the spec has handlers with
+// enabled conditions and none of them ran in any trace, unless allowed.
+func mismatch(sp *learn.Spec, results []*traceResult, allowed bool) error {
+	if allowed {
+		return nil
+	}
+	handlers := 0
+	for _, h := range sp.Handlers {
+		if slices.ContainsFunc(h.Conditions, func(c *learn.Condition) bool { return !c.Disabled }) {
+			handlers++
+		}
+	}
+	if handlers == 0 {
+		return nil // the spec's own warning says nothing can be found
+	}
+	app := ""
+	for _, tr := range results {
+		if tr.stats.SpecInvocations > 0 {
+			return nil
+		}
+		app = cmp.Or(app, tr.stats.App)
+	}
+	return &MismatchError{Handlers: handlers, Traces: len(results), App: app}
 }
 
 // analyze detects on one trace and turns its findings into records for

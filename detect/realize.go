@@ -19,6 +19,7 @@ type realizer struct {
 	rz      *learn.Realizer
 	conds   *conds
 	stats   *TraceStats
+	spec    *learn.Spec
 	// reads holds, per running event, its first read of each location:
 	// where its REQs are placed among the other touches.
 	reads map[traces.Sym]map[traces.Location]opAt
@@ -58,6 +59,7 @@ func newRealizer(sp *learn.Spec, syms *traces.Symbols, cs *conds, stats *TraceSt
 		syms:    syms,
 		sampler: learn.NewSampler(syms),
 		rz:      learn.NewRealizer(sp, syms),
+		spec:    sp,
 		conds:   cs,
 		stats:   stats,
 		reads:   make(map[traces.Sym]map[traces.Location]opAt),
@@ -106,6 +108,9 @@ func (r *realizer) step(op *traces.Op, pos int64, line int) {
 		return
 	}
 	r.stats.Invocations++
+	if h := r.spec.Handler(r.syms.String(inv.Handler)); h != nil && len(h.Conditions) > 0 {
+		r.stats.SpecInvocations++
+	}
 	r.buf = r.rz.Realize(inv, r.buf[:0])
 	for i := range r.buf {
 		r.require(inv, &r.buf[i])

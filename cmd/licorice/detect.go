@@ -24,6 +24,7 @@ func newDetectCmd() *cobra.Command {
 		window   time.Duration
 		jobs     int
 		exitCode bool
+		mismatch bool
 	)
 	cmd := &cobra.Command{
 		Use:   "detect --spec SPEC TRACE|DIR...",
@@ -51,6 +52,10 @@ condition, over all the traces given, and says:
 
 Reports are ranked: violations first, then REQ-KILL, GEN-REQ, GEN-KILL, then
 by the condition's support and the number of findings.
+
+If none of the spec's handlers ran in any of the traces, the spec is for
+another program: detect says so and exits with status 2 (--allow-mismatch
+checks them anyway).
 
 --allow names a file of handlers, classes and conditions known to commute
 (see docs/detection.md); what it matches is counted, not reported. Conditions
@@ -87,7 +92,7 @@ Example:
 			if err != nil {
 				return err
 			}
-			opts := detect.Options{Window: window, Workers: jobs, Explain: true}
+			opts := detect.Options{Window: window, Workers: jobs, Explain: true, AllowMismatch: mismatch}
 			if allow != "" {
 				if opts.Allow, err = detect.ReadAllowList(allow); err != nil {
 					return err
@@ -97,6 +102,10 @@ Example:
 			opts.Progress = func(int) { bar.Add(1) }
 			res, err := detect.Detect(cmd.Context(), sp, paths, opts)
 			bar.Done()
+			var me *detect.MismatchError
+			if errors.As(err, &me) {
+				return &exitError{code: 2, msg: fmt.Sprintf("%v (spec %s)", err, specPath)}
+			}
 			if err != nil {
 				return err
 			}
@@ -141,6 +150,7 @@ Example:
 	fl.DurationVar(&window, "window", asyncclock.DefaultWindow, "AsyncClock's time window (0: the exact happens-before relation)")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "traces to analyse at once (0: one per CPU)")
 	fl.BoolVar(&exitCode, "exit-code", false, "exit with status 1 if anything is reported (for CI)")
+	fl.BoolVar(&mismatch, "allow-mismatch", false, "check the traces even if none of the spec's handlers ran in them (else exit 2)")
 	return cmd
 }
 
