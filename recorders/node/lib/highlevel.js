@@ -228,8 +228,11 @@ function install(rec, heap, root) {
   const net = require('net');
   const pending = new Map(); // "local>peer" -> {list: [{m, end, fin}], written, received}
   let writes = 0;
+  const known = new WeakMap(); // handle -> its names, once connected (they do not change)
   const names = (handle) => {
     if (handle === null || typeof handle !== 'object' || typeof handle.getsockname !== 'function') return null;
+    const seen = known.get(handle);
+    if (seen !== undefined) return seen;
     const l = {};
     const p = {};
     try {
@@ -237,7 +240,9 @@ function install(rec, heap, root) {
     } catch {
       return null;
     }
-    return { local: l.address + ':' + l.port, peer: p.address + ':' + p.port };
+    const n = { local: l.address + ':' + l.port, peer: p.address + ':' + p.port };
+    known.set(handle, n);
+    return n;
   };
   // A direction whose writes nobody here reads (the peer is another
   // process on this machine) stops being tracked after maxUnread writes.
