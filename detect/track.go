@@ -36,22 +36,20 @@ type tracker struct {
 	units  []unit
 
 	// reqWrote is, for a location whose last write was a REQ event's, that
-	// event; readFrom is, for an event that touches a condition (or still
-	// runs), the REQ events whose writes it read, and where. See the
-	// package doc on pairs whose later event read the earlier.
+	// event; readFrom is, for an event, the REQ events whose writes it read
+	// and where (once it ended, where only if it touches a condition). See
+	// the package doc on pairs whose later event read the earlier.
 	reqWrote map[traces.Location]traces.Sym
-	readFrom map[traces.Sym][]readOf
+	readFrom map[traces.Sym]map[traces.Sym][]traces.Location
 
 	// readAt is, for a running event, where it last read each datum of a
 	// condition (the read's src): a write there from the same src updates
 	// the value in place.
 	readAt map[traces.Sym]map[traces.Location]traces.Sym
 
-	// readers is, for a REQ event whose writes other events read, those
-	// events. signaller is the last task that gave each handle, waited
-	// the signallers of the handles each thread waited on (at most
+	// signaller is the last task that gave each handle, waited the
+	// signallers of the handles each thread waited on (at most
 	// maxWaited): with the senders, the causes of each event.
-	readers   map[traces.Sym]map[traces.Sym]struct{}
 	signaller map[traces.Sym]traces.Sym
 	waited    map[traces.Sym][]traces.Sym
 }
@@ -130,9 +128,8 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *rea
 		open:   make(map[traces.Sym][]openTouch),
 
 		reqWrote:  make(map[traces.Location]traces.Sym),
-		readFrom:  make(map[traces.Sym][]readOf),
+		readFrom:  make(map[traces.Sym]map[traces.Sym][]traces.Location),
 		readAt:    make(map[traces.Sym]map[traces.Location]traces.Sym),
-		readers:   make(map[traces.Sym]map[traces.Sym]struct{}),
 		signaller: make(map[traces.Sym]traces.Sym),
 		waited:    make(map[traces.Sym][]traces.Sym),
 	}
@@ -190,15 +187,14 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			}
 		}
 		if w, ok := t.reqWrote[op.Loc]; ok && w != op.Task && t.running(op.Task) {
-			if r := (readOf{w, op.Loc}); !slices.Contains(t.readFrom[op.Task], r) {
-				t.readFrom[op.Task] = append(t.readFrom[op.Task], r)
+			from := t.readFrom[op.Task]
+			if from == nil {
+				from = make(map[traces.Sym][]traces.Location)
+				t.readFrom[op.Task] = from
 			}
-			rs := t.readers[w]
-			if rs == nil {
-				rs = make(map[traces.Sym]struct{})
-				t.readers[w] = rs
+			if !slices.Contains(from[w], op.Loc) {
+				from[w] = append(from[w], op.Loc)
 			}
-			rs[op.Task] = struct{}{}
 		}
 	case traces.Signal:
 		t.signaller[op.Name] = op.Task
@@ -234,8 +230,7 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 	if len(ids) == 0 || op.Val.IsAbsent() {
 		return // no condition's datum, or a write of unknown effect
 	}
-	ev := t.events[op.Task]
-	inEvent := ev != nil && ev.running
+	inEvent := t.running(op.Task)
 	h := t.handler(op.Task)
 	inPlace := inEvent && op.Src != traces.NoSym && t.readAt[op.Task][op.Loc] == op.Src
 	var own []openTouch // a thread's write is a unit of its own
@@ -326,7 +321,11 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	delete(t.open, task)
 	delete(t.readAt, task)
 	if len(refs) == 0 && len(opens) == 0 {
-		delete(t.readFrom, task) // no REQ, GEN or KILL: no pair needs what it read
+		// No REQ, GEN or KILL: as a cause of later events, only whom it
+		// read from matters, not where.
+		for w := range t.readFrom[task] {
+			t.readFrom[task][w] = nil
+		}
 		return
 	}
 	ui := int32(-1)
@@ -378,12 +377,6 @@ func (t *tracker) running(task traces.Sym) bool {
 	return ev != nil && ev.running
 }
 
-// readOf is a read of a location whose last write was event w's.
-type readOf struct {
-	w   traces.Sym
-	loc traces.Location
-}
-
 // dependent reports whether touch later's event depends on what touch
 // earlier's event wrote: it read a value that event wrote (the last write
 // to the location when it read it) at a location not in except, or one
@@ -393,12 +386,8 @@ type readOf struct {
 // have been sent as it was.
 func (t *tracker) dependent(later, earlier *touch, except []traces.Location) bool {
 	k, w := t.units[later.unit].task, t.units[earlier.unit].task
-	if slices.ContainsFunc(t.readFrom[k], func(x readOf) bool { return x.w == w && !slices.Contains(except, x.loc) }) {
+	if slices.ContainsFunc(t.readFrom[k][w], func(l traces.Location) bool { return !slices.Contains(except, l) }) {
 		return true
-	}
-	rs := t.readers[w]
-	if len(rs) == 0 {
-		return false
 	}
 	seen := map[traces.Sym]bool{k: true}
 	todo := t.causes(k, nil)
@@ -409,7 +398,7 @@ func (t *tracker) dependent(later, earlier *touch, except []traces.Location) boo
 			continue
 		}
 		seen[c] = true
-		if _, ok := rs[c]; ok && c != w {
+		if _, ok := t.readFrom[c][w]; ok && c != w {
 			return true
 		}
 		todo = t.causes(c, todo)
