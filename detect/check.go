@@ -127,15 +127,13 @@ func classify(c *cond, stats *TraceStats) {
 		case kill:
 			kills = append(kills, int32(i))
 		}
-	}
-	stats.Reqs += len(reqs)
-	stats.Gens += len(gens)
-	stats.Kills += len(kills)
-	for i := range c.touches {
 		if c.touches[i].relative {
 			stats.Relative++
 		}
 	}
+	stats.Reqs += len(reqs)
+	stats.Gens += len(gens)
+	stats.Kills += len(kills)
 	for _, g := range gens {
 		if c.touches[g].minor = minor(c, g, reqs, kills); c.touches[g].minor {
 			stats.MinorGens++
