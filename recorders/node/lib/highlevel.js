@@ -9,7 +9,8 @@
 //     result says (ENOENT: exists false); a call that changes one (mkdir,
 //     rmdir, rm, unlink, writeFile, appendFile, copyFile, rename, open for
 //     writing, symlink) writes them when it has succeeded (a removal also
-//     reads `exists` true first: the path was there). Sync calls do
+//     reads `exists` true first: the path was there; a mkdir reads it
+//     false, and its EEXIST reads it true). Sync calls do
 //     so at once, callback calls in their callback's event, fs.promises
 //     calls in the event their result reaches. The path's allocation
 //     site is the program's source location of the call that first
@@ -140,10 +141,12 @@ function install(rec, heap, root) {
         break;
       }
       case 'mkdir':
-        if (!err || err.code === 'EEXIST') {
+        if (!err) {
+          read(id, 'exists', false); // made: it was not there
           write(id, 'exists', true);
           write(id, 'dir', true);
-        } else if (err.code === 'ENOENT') read(id, 'exists', false);
+        } else if (err.code === 'EEXIST') read(id, 'exists', true);
+        else if (err.code === 'ENOENT') read(id, 'exists', false);
         break;
       case 'remove':
         if (!err) {

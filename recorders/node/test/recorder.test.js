@@ -283,6 +283,33 @@ test('high-level locations: a path exists or not, a stream is destroyed', () => 
   ]);
 });
 
+test('high-level locations: mkdir relies on the path being absent, EEXIST finds it there', () => {
+  const { ops } = record(`
+    const fs = require('fs');
+    const path = require('path');
+    const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'hl-'));
+    const d = path.join(dir, 'sub');
+    fs.mkdir(d, function made(err) {
+      if (err) throw err;
+      fs.mkdir(d, function again(err) {
+        if (!err || err.code !== 'EEXIST') throw new Error('want EEXIST');
+        fs.rmSync(dir, { recursive: true });
+      });
+    });
+  `);
+  const at = (h) => eventOf(ops, h).id;
+  const fsOps = ops.filter((o) => typeof o.obj === 'string' && o.obj.startsWith('fs:') && o.obj.endsWith('sub') && o.op !== 'alloc');
+  assert.deepStrictEqual(
+    fsOps.map((o) => [o.op, o.t, o.field, o.val]),
+    [
+      ['read', at('made'), 'exists', false],
+      ['write', at('made'), 'exists', true],
+      ['write', at('made'), 'dir', true],
+      ['read', at('again'), 'exists', true],
+    ],
+  );
+});
+
 test('module loading is not file-system traffic', () => {
   const { ops } = record(`require('path'); require('./helper.js');`.replace("require('./helper.js');", ''));
   assert.ok(!ops.some((o) => typeof o.obj === 'string' && o.obj.startsWith('fs:')));
