@@ -11,10 +11,10 @@ import (
 
 // TestRunNode runs the real-bug evaluation at a small size: every bug's
 // buggy and fixed versions are recorded (the packages installed from the
-// lockfile), learned and checked; fs-extra's pairs are found on the buggy
-// version; no fixed version gets a report of its bug's pair
-// (docs/evaluation.md gives each bug's state); and licorice reports fewer
-// groups than the race detector.
+// lockfile), learned and checked; fs-extra's and mkdirp's pairs are found
+// on the buggy versions; no fixed version gets a report of its bug's pair
+// (docs/evaluation.md gives each bug's state); and licorice reports at
+// least 80% fewer groups than the race detector.
 func TestRunNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records about a hundred runs")
@@ -49,14 +49,13 @@ func TestRunNode(t *testing.T) {
 		if r.Fixed && len(r.Licorice.Found) > 0 {
 			t.Errorf("%s (fixed): licorice reports the bug's pair %v", r.Bug, r.Licorice.Found)
 		}
-		if r.Bug == "fse" && !r.Fixed && len(r.Licorice.Missed) > 0 {
-			t.Errorf("fse: licorice misses %v", r.Licorice.Missed)
+		if (r.Bug == "fse" || r.Bug == "mkd") && !r.Fixed && len(r.Licorice.Missed) > 0 {
+			t.Errorf("%s: licorice misses %v", r.Bug, r.Licorice.Missed)
 		}
 	}
-	// The full evaluation shows 80% fewer groups; at this size, and on a
-	// machine whose schedules differ, a little less is allowed.
+	// The target, at this size too: at least 80% fewer groups.
 	t.Logf("licorice: %d report groups, races: %d", tab.Total.Licorice.Reported, tab.Total.Races.Reported)
-	if 4*tab.Total.Licorice.Reported > tab.Total.Races.Reported {
-		t.Errorf("licorice: %d report groups, races: %d; want at least 75%% fewer", tab.Total.Licorice.Reported, tab.Total.Races.Reported)
+	if 5*tab.Total.Licorice.Reported > tab.Total.Races.Reported {
+		t.Errorf("licorice: %d report groups, races: %d; want at least 80%% fewer", tab.Total.Licorice.Reported, tab.Total.Races.Reported)
 	}
 }
