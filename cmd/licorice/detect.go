@@ -88,6 +88,11 @@ Example:
 			if err != nil {
 				return usageError{fmt.Errorf("detect: %w", err)}
 			}
+			if out != "" && out != "-" {
+				if err := atomicfile.Check(out, append(paths, specPath, allow)...); err != nil {
+					return fmt.Errorf("detect: %w", err)
+				}
+			}
 			sp, err := learn.ReadSpecFile(specPath)
 			if err != nil {
 				return err

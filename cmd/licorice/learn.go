@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
+	"github.com/licorice-dev/licorice/internal/atomicfile"
 	"github.com/licorice-dev/licorice/internal/progress"
 	"github.com/licorice-dev/licorice/invariants"
 	"github.com/licorice-dev/licorice/learn"
@@ -70,6 +72,17 @@ and samples there were, and how many conditions of each kind were learned.`,
 			cat, err := invariants.LoadCatalog(templates)
 			if err != nil {
 				return err
+			}
+			// Outputs are checked before minutes of learning, not after.
+			if out != "-" {
+				if err := atomicfile.Check(out, append(paths, templates)...); err != nil {
+					return fmt.Errorf("learn: %w", err)
+				}
+			}
+			if daikon != "" {
+				if err := os.MkdirAll(daikon, 0o755); err != nil {
+					return fmt.Errorf("learn: --emit-daikon: %w", err)
+				}
 			}
 			bar := progress.New(cmd.ErrOrStderr(), "learn", "traces", int64(len(paths)))
 			res, err := learn.Learn(cmd.Context(), paths, learn.Options{

@@ -11,16 +11,20 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C and a polite kill (SIGTERM) cancel the command, which then
+	// removes its temporary files; a second signal kills at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:]))
 }
 
 // run executes the command line args and returns the exit status:
-// 0 success, 1 failure (or findings, where a command says so), 2 bad usage.
+// 0 success, 1 failure (or findings, where a command says so), 2 bad usage,
+// 130 interrupted.
 func run(ctx context.Context, args []string) int {
 	root := newRootCmd()
 	root.SetArgs(args)
@@ -34,6 +38,11 @@ func run(ctx context.Context, args []string) int {
 			fmt.Fprintln(os.Stderr, "licorice:", ee.msg)
 		}
 		return ee.code
+	}
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		// Ctrl-C or SIGTERM: outputs in the making were dropped.
+		fmt.Fprintln(os.Stderr, "licorice: interrupted")
+		return 130
 	}
 	fmt.Fprintln(os.Stderr, "licorice:", err)
 	if isUsageError(err) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/licorice-dev/licorice/internal/atomicfile"
 	"github.com/licorice-dev/licorice/internal/progress"
 	"github.com/licorice-dev/licorice/learn"
 	"github.com/spf13/cobra"
@@ -138,6 +139,11 @@ Example:
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usageError{errors.New("spec merge: -o SPEC is required")}
+			}
+			if out != "-" {
+				if err := atomicfile.Check(out, args...); err != nil {
+					return fmt.Errorf("spec merge: %w", err)
+				}
 			}
 			var specs []*learn.Spec
 			for _, path := range args {

@@ -103,6 +103,9 @@ func importDroidRacer(cmd *cobra.Command, in, out string, f traces.Format, app s
 	var dst io.Writer = cmd.OutOrStdout()
 	var file *atomicfile.File
 	if out != "" {
+		if err := atomicfile.Check(out, in); err != nil {
+			return err
+		}
 		if file, err = atomicfile.Create(out); err != nil {
 			return err
 		}
