@@ -182,6 +182,34 @@ func TestChecks(t *testing.T) {
 			spec: []specCond{nonnullP(onUpdate)},
 		},
 		{
+			// glob's countdown of pending callbacks: the REQ's event (E1)
+			// decrements n, another event (E3) decrements it again, and
+			// the one that finds it at 0 (E4) posts the removal (E2). E4
+			// read E3's write, which carried E1's: had E1 run after the
+			// removal, n would not have come down to 0 first.
+			name: "REQ-KILL: the KILL's sender read a count the REQ updated, through another update",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).write("main", "n", "3").worker("T1").worker("T2").post("T1", "E1").post("T2", "E3").post("T2", "E4")
+				s.run("E1", onUpdate, rd("p", o2), inPlace("n", "3", "2")).run("E3", "Act.onDone", inPlace("n", "2", "1"))
+				s.run("E4", "Act.onDone", inPlace("n", "1", "0"), postE("E2"))
+				return s.run("E2", onPause, wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+		},
+		{
+			// The same, but E3 sets n rather than updating it: its value
+			// carries nothing of E1's, and the pair stays.
+			name: "REQ-KILL: a count set in between carries nothing of the REQ",
+			trace: func() *script {
+				s := newScript().write("main", "p", o2).write("main", "n", "3").worker("T1").worker("T2").post("T1", "E1").post("T2", "E3").post("T2", "E4")
+				s.run("E1", onUpdate, rd("p", o2), inPlace("n", "3", "2")).run("E3", "Act.onDone", rd("n", "2"), wr("n", "1"))
+				s.run("E4", "Act.onDone", inPlace("n", "1", "0"), postE("E2"))
+				return s.run("E2", onPause, wr("p", null))
+			},
+			spec: []specCond{nonnullP(onUpdate)},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
 			// The same through a worker thread that waits on the reader's
 			// signal, then posts the KILL (an I/O delivery).
 			name: "REQ-KILL: the KILL's delivery waited on an event that read the REQ",

@@ -149,6 +149,13 @@
 //     crawl tick reads the items' fetched flags only once the open
 //     requests, which the page's event decremented, are down to 0.
 //
+// A value updated in place carries the writes it was made from: a read
+// of a location reads the last write there and, while each write before
+// it updated the value in place, those writes too (at most 64). glob
+// counts its pending callbacks down (--this._processing), and the
+// callback that finds the count at 0 reads every decrement, including
+// those of the callbacks that listed the files.
+//
 // A read counts also when a cause of the later event made it (of any
 // location): its sender,
 // the sender of that, and so on, and for an event a thread sent, the

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,12 +20,15 @@ import (
 // events to main or to a second looper L, which run them in the order they
 // were sent; events and
 // workers read p (with its current value) and write it (null, o2, o3);
-// events signal and workers wait. Handlers are Act.h1 ... Act.h4.
+// events update a count o1.n in place or set it; events signal and
+// workers wait. Handlers are Act.h1 ... Act.h4.
 func randomScript(rng *rand.Rand) *script {
 	s := newScript()
 	vals := []string{null, o2, o3}
 	cur := vals[rng.IntN(3)]
 	s.write("main", "p", cur)
+	n := 100 // a count events update in place (o.n--), or set
+	s.write("main", "n", strconv.Itoa(n))
 	workers := []string{"T1", "T2", "T3"}[:1+rng.IntN(3)]
 	for _, w := range workers {
 		s.worker(w)
@@ -36,11 +40,11 @@ func randomScript(rng *rand.Rand) *script {
 	}
 	pending := map[string][]string{}
 	signals := 0
-	n := 0
+	events := 0
 	// newEvent returns a new event and the queue it goes to.
 	newEvent := func() (string, string) {
-		n++
-		e := fmt.Sprintf("E%d", n)
+		events++
+		e := fmt.Sprintf("E%d", events)
 		q := loopers[rng.IntN(len(loopers))]
 		pending[q] = append(pending[q], e)
 		return e, q
@@ -67,7 +71,14 @@ func randomScript(rng *rand.Rand) *script {
 			h := fmt.Sprintf("Act.h%d", 1+rng.IntN(4))
 			var body []func(*script, string)
 			for range 1 + rng.IntN(4) {
-				switch rng.IntN(4) {
+				switch rng.IntN(6) {
+				case 4:
+					body = append(body, inPlace("n", strconv.Itoa(n), strconv.Itoa(n-1)))
+					n--
+				case 5:
+					old := n
+					n = 100 + rng.IntN(10)
+					body = append(body, rd("n", strconv.Itoa(old)), wr("n", strconv.Itoa(n)))
 				case 0:
 					body = append(body, rd("p", cur))
 				case 1:
@@ -149,7 +160,11 @@ func referenceReads(ops []traces.Op) (map[[2]traces.Sym]bool, map[traces.Sym][]t
 	events := map[traces.Sym]bool{}
 	sender := map[traces.Sym]traces.Sym{}
 	waited := map[traces.Sym][]traces.Sym{}
-	last := map[traces.Location]traces.Sym{}
+	// carried is, for a location, the writers its value carries: the
+	// last writer, and those before it while each write updated the value
+	// in place (from the src of its event's last read there).
+	carried := map[traces.Location][]traces.Sym{}
+	lastRead := map[traces.Sym]map[traces.Location]traces.Sym{}
 	for i := range ops {
 		op := &ops[i]
 		switch op.Kind {
@@ -160,11 +175,24 @@ func referenceReads(ops []traces.Op) (map[[2]traces.Sym]bool, map[traces.Sym][]t
 		case traces.End:
 			delete(running, op.Task)
 		case traces.Write:
-			last[op.Loc] = op.Task
-		case traces.Read:
-			if w, ok := last[op.Loc]; ok && w != op.Task && events[w] && running[op.Task] {
-				out[[2]traces.Sym{op.Task, w}] = true
+			if running[op.Task] && op.Src != traces.NoSym && lastRead[op.Task][op.Loc] == op.Src {
+				carried[op.Loc] = append(carried[op.Loc], op.Task)
+			} else {
+				carried[op.Loc] = []traces.Sym{op.Task}
 			}
+		case traces.Read:
+			if !running[op.Task] {
+				continue
+			}
+			for _, w := range carried[op.Loc] {
+				if w != op.Task && events[w] {
+					out[[2]traces.Sym{op.Task, w}] = true
+				}
+			}
+			if lastRead[op.Task] == nil {
+				lastRead[op.Task] = map[traces.Location]traces.Sym{}
+			}
+			lastRead[op.Task][op.Loc] = op.Src
 		case traces.Wait:
 			if events[op.Task] || len(waited[op.Task]) == 4 {
 				continue

@@ -35,12 +35,17 @@ type tracker struct {
 	open   map[traces.Sym][]openTouch
 	units  []unit
 
-	// reqWrote is, for a location whose last write was a REQ event's, that
-	// event; readFrom is, for an event, the REQ events whose writes it read
-	// and where (once it ended, where only if it touches a condition). See
-	// the package doc on pairs whose later event read the earlier.
-	reqWrote map[traces.Location]traces.Sym
-	readFrom map[traces.Sym]map[traces.Sym][]traces.Location
+	// reqWrote is, for a location, the REQ events whose writes its value
+	// carries: the last writer's if it was a REQ event's, and, when writes
+	// updated the value in place (count--), those of the updates before
+	// (at most maxCarried, the latest). readFrom is, for an event, the REQ
+	// events whose writes it read and where (once it ended, where only if
+	// it touches a condition); carriedAt is, for a running event, where it
+	// last read each location that carried some (the read's src). See the
+	// package doc on pairs whose later event read the earlier.
+	reqWrote  map[traces.Location][]traces.Sym
+	readFrom  map[traces.Sym]map[traces.Sym][]traces.Location
+	carriedAt map[traces.Sym]map[traces.Location]traces.Sym
 
 	// readAt is, for a running event, where it last read each datum of a
 	// condition (the read's src): a write there from the same src updates
@@ -127,8 +132,9 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *rea
 		begins: make(map[traces.Sym]int64),
 		open:   make(map[traces.Sym][]openTouch),
 
-		reqWrote:  make(map[traces.Location]traces.Sym),
+		reqWrote:  make(map[traces.Location][]traces.Sym),
 		readFrom:  make(map[traces.Sym]map[traces.Sym][]traces.Location),
+		carriedAt: make(map[traces.Sym]map[traces.Location]traces.Sym),
 		readAt:    make(map[traces.Sym]map[traces.Location]traces.Sym),
 		signaller: make(map[traces.Sym]traces.Sym),
 		waited:    make(map[traces.Sym][]traces.Sym),
@@ -186,15 +192,8 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 				at[op.Loc] = op.Src
 			}
 		}
-		if w, ok := t.reqWrote[op.Loc]; ok && w != op.Task && t.running(op.Task) {
-			from := t.readFrom[op.Task]
-			if from == nil {
-				from = make(map[traces.Sym][]traces.Location)
-				t.readFrom[op.Task] = from
-			}
-			if !slices.Contains(from[w], op.Loc) {
-				from[w] = append(from[w], op.Loc)
-			}
+		if ws := t.reqWrote[op.Loc]; len(ws) > 0 && t.running(op.Task) {
+			t.readCarried(op, ws)
 		}
 	case traces.Signal:
 		t.signaller[op.Name] = op.Task
@@ -203,14 +202,63 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			t.waited[op.Task] = append(t.waited[op.Task], s)
 		}
 	case traces.Write:
-		if _, req := t.reqs[op.Task]; req {
-			t.reqWrote[op.Loc] = op.Task
-		} else {
-			delete(t.reqWrote, op.Loc)
-		}
+		t.carry(op)
 		t.write(op, opAt{pos: pos, line: line, src: op.Src})
 	case traces.End:
 		t.end(op.Task, line, op.TS, op.HasTS)
+	}
+}
+
+// maxCarried bounds the REQ events a location's value carries through
+// in-place updates: a dependence on an older one is not seen, and the
+// pair is kept (reported).
+const maxCarried = 64
+
+// readCarried records that running event op.Task read, at op.Loc, what
+// the REQ events ws wrote.
+func (t *tracker) readCarried(op *traces.Op, ws []traces.Sym) {
+	from := t.readFrom[op.Task]
+	for _, w := range ws {
+		if w == op.Task {
+			continue
+		}
+		if from == nil {
+			from = make(map[traces.Sym][]traces.Location)
+			t.readFrom[op.Task] = from
+		}
+		if !slices.Contains(from[w], op.Loc) {
+			from[w] = append(from[w], op.Loc)
+		}
+	}
+	if op.Src != traces.NoSym {
+		at := t.carriedAt[op.Task]
+		if at == nil {
+			at = make(map[traces.Location]traces.Sym)
+			t.carriedAt[op.Task] = at
+		}
+		at[op.Loc] = op.Src
+	}
+}
+
+// carry updates which REQ events the value at op.Loc carries after the
+// write op: a write in place (from the src of the event's last read
+// there) keeps those the value carried, and adds its event if that is a
+// REQ; any other write leaves its event's alone (or none).
+func (t *tracker) carry(op *traces.Op) {
+	_, req := t.reqs[op.Task]
+	ws := t.reqWrote[op.Loc]
+	inPlace := len(ws) > 0 && op.Src != traces.NoSym && t.running(op.Task) && t.carriedAt[op.Task][op.Loc] == op.Src
+	switch {
+	case inPlace && req && !slices.Contains(ws, op.Task):
+		if len(ws) == maxCarried {
+			ws = ws[1:]
+		}
+		t.reqWrote[op.Loc] = append(ws, op.Task)
+	case inPlace:
+	case req:
+		t.reqWrote[op.Loc] = append(ws[:0:0], op.Task)
+	default:
+		delete(t.reqWrote, op.Loc)
 	}
 }
 
@@ -320,6 +368,7 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	delete(t.reqs, task)
 	delete(t.open, task)
 	delete(t.readAt, task)
+	delete(t.carriedAt, task)
 	if len(refs) == 0 && len(opens) == 0 {
 		// No REQ, GEN or KILL: as a cause of later events, only whom it
 		// read from matters, not where.
