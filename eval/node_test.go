@@ -14,10 +14,13 @@ import (
 // lockfile), learned and checked; fs-extra's and mkdirp's pairs are found
 // on the buggy versions; no fixed version gets a report of its bug's pair
 // (docs/evaluation.md gives each bug's state); and licorice reports at
-// least 80% fewer groups than the race detector.
+// least 80% fewer groups than the race detector. The harnesses' schedules
+// depend on timing, as real programs' do: a machine whose cores are busy
+// with other work sees fewer of the orders the shuffler aims at, so
+// ./test.sh runs this test alone.
 func TestRunNode(t *testing.T) {
 	if testing.Short() {
-		t.Skip("records about a hundred runs")
+		t.Skip("records about 320 runs")
 	}
 	rec := nodetest.Recorder(t)
 	root, err := eval.LocateNodeBugs(rec)
@@ -32,7 +35,7 @@ func TestRunNode(t *testing.T) {
 		t.Fatalf("%d bugs under %s, want at least 4", len(bugs), root)
 	}
 	tab, err := eval.RunNode(context.Background(), eval.NodeConfig{
-		Root: root, Recorder: rec, Bugs: bugs, TrainRuns: 20, TestRuns: 2, Window: asyncclock.DefaultWindow,
+		Root: root, Recorder: rec, Bugs: bugs, TrainRuns: 30, TestRuns: 2, Window: asyncclock.DefaultWindow,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +46,7 @@ func TestRunNode(t *testing.T) {
 	for _, r := range tab.Rows {
 		t.Logf("%s fixed=%v: races %d (found %v), licorice %d (found %v, missed %v)", r.Bug, r.Fixed,
 			r.Races.Reported, r.Races.Found, r.Licorice.Reported, r.Licorice.Found, r.Licorice.Missed)
-		if r.Train != 20 || r.TrainCorrect == 0 {
+		if r.Train != 30 || r.TrainCorrect == 0 {
 			t.Errorf("%s (fixed %v): %d training runs, %d correct", r.Bug, r.Fixed, r.Train, r.TrainCorrect)
 		}
 		if r.Fixed && len(r.Licorice.Found) > 0 {

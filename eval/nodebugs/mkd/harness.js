@@ -18,12 +18,13 @@
 // later Node releases removed from path: the harness puts it back (the same
 // function) before loading the package, which it does not touch otherwise.
 //
-// Timing: the first call takes about a millisecond to make the three
-// directories (seven file-system calls), the second starts on a timer of
-// --delay ms (default 2). Nothing orders that timer against the first
-// call's file-system callbacks: a run without delays passes, while the
-// shuffler's delays (or a loaded machine) let the walks overlap, and 0.0.3
-// then fails.
+// Timing: the first call makes the three directories with seven
+// file-system calls (a millisecond with plain Node, 5-20 ms under the
+// recorder); the second starts on a timer of --delay ms (default 30).
+// Nothing orders that timer against the first call's file-system
+// callbacks: a run without delays passes, even on a loaded machine, while
+// the shuffler's delays let the walks overlap in most shuffled runs, and
+// 0.0.3 then fails.
 //
 // The tree lives in a fresh directory under os.tmpdir(), removed at the end.
 
@@ -33,7 +34,7 @@ const path = require('path');
 
 const fixed = process.argv.includes('--fixed');
 const arg = process.argv.indexOf('--delay');
-const DELAY = arg > 0 ? Number(process.argv[arg + 1]) : 2;
+const DELAY = arg > 0 ? Number(process.argv[arg + 1]) : 30;
 
 // path.exists, as mkdirp 0.0.x expects it (Node < 0.8).
 path.exists = fs.exists;
