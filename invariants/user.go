@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/file"
@@ -196,9 +197,15 @@ func CompileTemplate(d TemplateDecl) (*UserTemplate, error) {
 	if strings.TrimSpace(d.Expr) == "" {
 		return nil, fail("expr", -1, "empty expression")
 	}
+	if n := utf8.RuneCountInString(d.Expr); n > MaxExprLen {
+		return nil, fail("expr", -1, "the expression is %d characters long; at most %d", n, MaxExprLen)
+	}
 	toks, err := lexer.Lex(file.NewSource(d.Expr))
 	if err != nil {
 		return nil, exprError(d, err)
+	}
+	if err := checkTokens(d, toks); err != nil {
+		return nil, err
 	}
 	usesX, yAt := false, -1
 	last := 0
@@ -257,9 +264,54 @@ func CompileTemplate(d TemplateDecl) (*UserTemplate, error) {
 	return u, nil
 }
 
+// MaxExprLen is the longest expression a template may have, in
+// characters: a condition is a short formula, and a template (or a spec
+// that embeds one) is untrusted input.
+const MaxExprLen = 1000
+
+// maxExprNodes bounds an expression's syntax tree.
+const maxExprNodes = 200
+
+// exprBuiltins are the functions a template may call: arithmetic, string
+// tests and conversions, each of cost bounded by its operands. The others
+// (collections built at run time, repeat, the clock, JSON) are not
+// conditions on one or two data, and some cost what their input asks.
+// Predicates (any, filter, …) stay, but only over a literal of the
+// expression, as ranges are refused: their cost is bounded by its length.
+var exprBuiltins = []string{
+	"len", "type", "abs", "ceil", "floor", "round", "int", "float", "string",
+	"trim", "trimPrefix", "trimSuffix", "upper", "lower", "indexOf", "lastIndexOf",
+	"hasPrefix", "hasSuffix", "max", "min", "bitnot",
+}
+
+// checkTokens refuses what a template may not use beyond its builtins:
+// ranges (a..b builds an array), $env, pipes and variables.
+func checkTokens(d TemplateDecl, toks []lexer.Token) error {
+	for _, t := range toks {
+		var msg string
+		switch {
+		case t.Kind == lexer.Operator && t.Value == "..":
+			msg = "ranges (a..b) are not allowed in a template"
+		case t.Kind == lexer.Operator && t.Value == "|":
+			msg = "pipes are not allowed in a template"
+		case t.Kind == lexer.Identifier && strings.HasPrefix(t.Value, "$"):
+			msg = t.Value + " is not allowed in a template"
+		case t.Kind == lexer.Operator && (t.Value == "let" || t.Value == ";"):
+			msg = "variables are not allowed in a template"
+		}
+		if msg != "" {
+			return &DeclError{Template: d.Name, Field: "expr", Offset: t.From, Msg: msg}
+		}
+	}
+	return nil
+}
+
 func (u *UserTemplate) compile(arity, op int) (*vm.Program, error) {
 	d := u.decl
-	opts := []expr.Option{expr.Env(new(evaluator).env(arity, op))}
+	opts := []expr.Option{expr.Env(new(evaluator).env(arity, op)), expr.MaxNodes(maxExprNodes), expr.DisableAllBuiltins()}
+	for _, b := range exprBuiltins {
+		opts = append(opts, expr.EnableBuiltin(b))
+	}
 	if u.fitter == fitNone {
 		opts = append(opts, expr.AsBool())
 	}

@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -154,5 +155,45 @@ func TestUserTemplateEvaluationErrors(t *testing.T) {
 		if strings.Contains(c, "a % b") {
 			t.Errorf("template with an evaluation error reported: %s", c)
 		}
+	}
+}
+
+// A template file is untrusted input: what would take the process's stack,
+// memory or time, or the clock or the environment, is an error with its
+// place, at once.
+func TestTemplateFileUntrusted(t *testing.T) {
+	file := func(expr string) string {
+		b, _ := json.Marshal(expr)
+		return `{"templates": [{"name": "v", "types": ["int"], "expr": ` + string(b) + `}]}`
+	}
+	tests := []struct {
+		name, expr, want string // want "" when the template compiles
+	}{
+		{"a megabyte of unary minus", strings.Repeat("-", 1<<20) + "x > 0", "1048581 characters long; at most 1000"},
+		{"200 KB of parentheses", strings.Repeat("(", 100<<10) + "x" + strings.Repeat(")", 100<<10) + " > 0", "at most 1000"},
+		{"a terabyte string", `len(repeat(repeat("a", 999999), 999999)) > x`, "unknown name repeat"},
+		{"a long predicate", `len(filter(1..999999, # > 0)) > x`, "ranges (a..b) are not allowed"},
+		{"a predicate over a literal costs what the literal holds", `any([1, 2], # > x)`, ""},
+		{"the clock", `now().Unix() > x`, "unknown name now"},
+		{"$env", `$env.x > 0 && x > 0`, "$env is not allowed"},
+		{"variables", `let a = x; a > 0`, "variables are not allowed"},
+		{"pipes", `x | abs() > 0`, "pipes are not allowed"},
+		{"many nodes", strings.Repeat("x + ", 240) + "x > 0", "exceeds maximum allowed nodes"},
+		{"deep but short", strings.Repeat("(", 450) + "x" + strings.Repeat(")", 450) + " > 0", ""},
+		{"arithmetic builtins", `abs(x) < 10 && max(x, 1) >= 1 && int(float(x)) == x`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseTemplateFile("t.json", []byte(file(tc.expr)))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("err = %v, want none", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("err = %.300v, want one with %q", err, tc.want)
+			}
+			if err != nil && !strings.HasPrefix(err.Error(), "t.json:1:") {
+				t.Errorf("err = %.100v, want it placed in t.json", err)
+			}
+		})
 	}
 }

@@ -35,7 +35,15 @@ With one, the expression computes a value and the fitter fits constants to
 it: const (E == a), oneof (E in {a, b, c}), bounds (a <= E <= b) or nonzero
 (E != 0). Optional: "doc", "arity", "symmetric" (a binary template meaning
 the same with x and y swapped is tried in one order only), "min_distinct"
-(distinct samples that justify a template without fitter; default 5).`,
+(distinct samples that justify a template without fitter; default 5).
+
+A template file, and a spec that embeds templates, is untrusted input: an
+expression has at most 1000 characters and 200 syntax nodes; it may call
+len, type, abs, ceil, floor, round, int, float, string, trim, trimPrefix,
+trimSuffix, upper, lower, indexOf, lastIndexOf, hasPrefix, hasSuffix, max,
+min and bitnot, and use predicates (any, filter, ...) over a literal list,
+but not ranges (a..b), $env, let, pipes, or the functions whose cost or
+result is not bounded by their operands (repeat, now, split, JSON, ...).`,
 	}
 	cmd.AddCommand(newTemplatesListCmd(), newTemplatesCheckCmd())
 	return cmd
