@@ -5,9 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/licorice-dev/licorice/internal/limitedfile"
 )
 
 // AllowList is a user's list of handlers, classes and conditions known to
@@ -41,9 +42,12 @@ type AllowRule struct {
 	cond string // condition glob, or ""
 }
 
+// MaxAllowListSize bounds an allow-list file.
+const MaxAllowListSize = 16 << 20
+
 // ReadAllowList reads the allow-list file at path.
 func ReadAllowList(path string) (*AllowList, error) {
-	data, err := os.ReadFile(path)
+	data, err := limitedfile.Read(path, MaxAllowListSize, "an allow-list")
 	if err != nil {
 		return nil, fmt.Errorf("read allow-list: %w", err)
 	}

@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/licorice-dev/licorice/internal/limitedfile"
 )
 
 // TemplateFileVersion is the version of the templates file format.
@@ -52,9 +53,12 @@ func (es FileErrors) Error() string {
 	return b.String()
 }
 
+// MaxTemplateFileSize bounds a template file.
+const MaxTemplateFileSize = 1 << 20
+
 // ReadTemplateFile reads and compiles the templates of a file.
 func ReadTemplateFile(path string) ([]*UserTemplate, error) {
-	data, err := os.ReadFile(path)
+	data, err := limitedfile.ReadJSONObject(path, MaxTemplateFileSize, "a template file")
 	if err != nil {
 		return nil, fmt.Errorf("read templates: %w", err)
 	}

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/licorice-dev/licorice/internal/atomicfile"
+	"github.com/licorice-dev/licorice/internal/limitedfile"
 	"github.com/licorice-dev/licorice/invariants"
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -385,9 +385,13 @@ func (sp *Spec) WriteFile(path string) error {
 	return f.Commit()
 }
 
+// MaxSpecSize bounds a spec file. Real specs take kilobytes to megabytes;
+// learning on bodies of thousands of actions has written 300 MB ones.
+const MaxSpecSize = 512 << 20
+
 // ReadSpecFile reads the spec file at path.
 func ReadSpecFile(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := limitedfile.ReadJSONObject(path, MaxSpecSize, "a spec")
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Errors a reader wraps to say what kind of damage it found.
@@ -54,13 +55,38 @@ func (e *LineError) Error() string {
 		b.WriteString(strconv.Quote(e.Op.String()))
 		if e.Task != "" {
 			b.WriteString(" (task ")
-			b.WriteString(e.Task)
+			b.WriteString(Elide(e.Task, maxNameBytes))
 			b.WriteByte(')')
 		}
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(Elide(e.Msg, maxMsgBytes))
 	return b.String()
+}
+
+// Bounds on what an error message quotes of its input: a trace may name a
+// task with 16 MiB, and a hundred errors must not print gigabytes.
+const (
+	maxNameBytes = 120
+	maxMsgBytes  = 2048
+)
+
+// Elide shortens s to about max bytes for a message: its beginning and
+// end, and how many bytes were left out between them. Short strings come
+// back as they are; cuts fall on UTF-8 boundaries.
+func Elide(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	head, tail := max*2/3, max/3
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	start := len(s) - tail
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return s[:head] + "…[" + strconv.Itoa(start-head) + " bytes]…" + s[start:]
 }
 
 func (e *LineError) Unwrap() error { return e.Err }

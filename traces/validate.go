@@ -204,13 +204,13 @@ func (c *check) fail(format string, args ...any) {
 	if c.err != nil {
 		return
 	}
-	c.err = &LineError{Line: c.line, Op: c.op.Kind, Msg: fmt.Sprintf(format, args...)}
+	c.err = &LineError{Line: c.line, Op: c.op.Kind, Msg: Elide(fmt.Sprintf(format, args...), maxMsgBytes)}
 	if c.op.Task != NoSym {
-		c.err.Task = c.v.syms.String(c.op.Task)
+		c.err.Task = Elide(c.v.syms.String(c.op.Task), maxNameBytes)
 	}
 }
 
-func (c *check) name(y Sym) string { return c.v.syms.String(y) }
+func (c *check) name(y Sym) string { return Elide(c.v.syms.String(y), maxNameBytes) }
 
 // at says where an earlier change of state happened.
 func at(line int) string {

@@ -114,3 +114,30 @@ func TestInterrupted(t *testing.T) {
 		t.Errorf("left behind: %v", entries)
 	}
 }
+
+// Errors quote their input with bounds: a trace whose task has a name of
+// 64 KiB gives a hundred errors of a short line each, not 6 MB (a trace
+// may name a task with 16 MiB).
+func TestValidateErrorOutputBounded(t *testing.T) {
+	name := strings.Repeat("T", 64<<10)
+	var b strings.Builder
+	b.WriteString(`{"licorice_trace":1,"platform":"android","app":"x"}` + "\n")
+	for range 150 {
+		b.WriteString(`{"op":"read","t":"` + name + `","obj":"o1","field":"f","val":1}` + "\n")
+	}
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := runCLI(t, nil, "traces", "validate", path)
+	if code != 1 {
+		t.Fatalf("status %d, want 1", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(out) > 100*1024 || len(lines) < 100 {
+		t.Fatalf("%d bytes in %d lines; want about 100 short lines", len(out), len(lines))
+	}
+	if !strings.Contains(lines[0], "bytes]…") {
+		t.Errorf("the task's name is not elided: %.200s", lines[0])
+	}
+}

@@ -40,8 +40,14 @@ func (l *Log) Class(obj string) string { return l.classes[obj] }
 // zstdMagic opens every zstd frame: logs may be stored compressed.
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
-// maxLog bounds the size of a log (decompressed) that Read accepts.
-const maxLog = 1 << 30
+// maxLog bounds the size of a log (decompressed) that Read accepts;
+// maxLine, one line of it (as the JSONL trace reader's); maxQuote, how
+// much of a line a message quotes.
+const (
+	maxLog   = 1 << 30
+	maxLine  = 16 << 20
+	maxQuote = 200
+)
 
 // Read parses a DroidRacer log (abc_log.txt, or the same compressed with
 // zstd). The trace part runs to the line " HB Graph"; what follows is read
@@ -64,6 +70,9 @@ func Read(ctx context.Context, r io.Reader, name string) (*Log, error) {
 			}
 		}
 		s = strings.TrimSuffix(s, "\r")
+		if len(s) > maxLine {
+			return nil, &traces.LineError{File: name, Line: n, Msg: fmt.Sprintf("line longer than %d MiB", maxLine>>20), Fatal: true}
+		}
 		if strings.TrimSpace(s) == "HB Graph" {
 			rest := lines[i+1:]
 			for j := range rest {

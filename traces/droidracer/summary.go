@@ -154,13 +154,13 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if len(s.Unknown) > 0 {
 		b.WriteString("\nunknown keywords (not imported):\n")
 		for _, k := range s.Unknown {
-			fmt.Fprintf(&b, "  %s: %d lines, first at line %d: %s\n", k.Keyword, k.Lines, k.Example.N, k.Example.Text)
+			fmt.Fprintf(&b, "  %s: %d lines, first at line %d: %s\n", k.Keyword, k.Lines, k.Example.N, traces.Elide(k.Example.Text, maxQuote))
 		}
 	}
 	if len(s.Adjustments) > 0 {
 		b.WriteString("\nwhere the log breaks the trace contract (see docs/droidracer.md):\n")
 		for _, a := range s.Adjustments {
-			fmt.Fprintf(&b, "  %d x %s\n      first at line %d: %s\n", a.Count, a.What, a.Example.N, a.Example.Text)
+			fmt.Fprintf(&b, "  %d x %s\n      first at line %d: %s\n", a.Count, a.What, a.Example.N, traces.Elide(a.Example.Text, maxQuote))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
