@@ -407,6 +407,15 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("spec %s: %s", name, fmt.Sprintf(format, args...))
 	}
+	// failAt places the error at the value at path (keys and indexes).
+	failAt := func(path []any, format string, args ...any) error {
+		if off, ok := offsetOf(data, path...); ok {
+			line, col := position(data, off)
+			return fmt.Errorf("spec %s:%d:%d: %s", name, line, col, fmt.Sprintf(format, args...))
+		}
+		return fail(format, args...)
+	}
+	at := func(path ...any) []any { return path }
 	var j specJSON
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -421,7 +430,14 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 			line, col := position(data, valueStart(data, int(te.Offset)))
 			return nil, fmt.Errorf("spec %s:%d:%d: %s: a JSON %s cannot be %s", name, line, col, te.Field, te.Value, te.Type)
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-			return nil, fail("unexpected end of file")
+			line, col := position(data, len(data))
+			return nil, fmt.Errorf("spec %s:%d:%d: unexpected end of file", name, line, col)
+		}
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if off := keyOffset(data, field); off >= 0 {
+				line, col := position(data, off)
+				return nil, fmt.Errorf("spec %s:%d:%d: unknown field %s", name, line, col, field)
+			}
 		}
 		return nil, fail("%v", err)
 	}
@@ -429,19 +445,25 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 		return nil, fail("unexpected text after the spec")
 	}
 	if j.Version != SpecVersion {
-		return nil, fail("unsupported spec version %d (this licorice reads version %d; is it a spec file?)", j.Version, SpecVersion)
+		return nil, failAt(at("licorice_spec"), "unsupported spec version %d (this licorice reads version %d; is it a spec file?)", j.Version, SpecVersion)
 	}
 	if !(j.Params.Limit > 0 && j.Params.Limit <= 1) {
-		return nil, fail("params: limit %v is not a probability in (0, 1]", j.Params.Limit)
+		return nil, failAt(at("params", "limit"), "params: limit %v is not a probability in (0, 1]", j.Params.Limit)
 	}
-	if j.Params.MinSupport < 1 {
-		return nil, fail("params: min_samples %d is less than 1", j.Params.MinSupport)
+	if j.Params.MinSupport < 1 || j.Params.MinSupport > maxCount {
+		return nil, failAt(at("params", "min_samples"), "params: min_samples %d is out of range 1..%d", j.Params.MinSupport, int64(maxCount))
+	}
+	if j.Traces < 0 {
+		return nil, failAt(at("traces"), "traces %d is negative", j.Traces)
+	}
+	if j.Handlers == nil {
+		return nil, failAt(at("handlers"), "handlers: want a list (it is missing or null)")
 	}
 	var user []*invariants.UserTemplate
-	for _, d := range j.Templates {
+	for i, d := range j.Templates {
 		u, err := invariants.CompileTemplate(d)
 		if err != nil {
-			return nil, fail("%v", err)
+			return nil, failAt(at("templates", i), "%v", err)
 		}
 		user = append(user, u)
 	}
@@ -451,28 +473,42 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 	}
 	sp := &Spec{Params: j.Params, Traces: j.Traces, Templates: j.Templates, catalog: cat}
 	seen := map[string]bool{}
-	for _, hj := range j.Handlers {
+	for hi, hj := range j.Handlers {
 		if hj.Handler == "" {
-			return nil, fail("a handler has no name")
+			return nil, failAt(at("handlers", hi), "a handler has no name")
 		}
 		if seen[hj.Handler] {
-			return nil, fail("handler %s is listed twice", hj.Handler)
+			return nil, failAt(at("handlers", hi, "handler"), "handler %s is listed twice", hj.Handler)
 		}
 		seen[hj.Handler] = true
+		switch {
+		case hj.Samples < 0 || hj.Samples > maxCount:
+			return nil, failAt(at("handlers", hi, "samples"), "handler %s: samples %d is out of range 0..%d", hj.Handler, hj.Samples, int64(maxCount))
+		case hj.Traces < 0:
+			return nil, failAt(at("handlers", hi, "traces"), "handler %s: traces %d is negative", hj.Handler, hj.Traces)
+		}
 		h := &Handler{Name: hj.Handler, Samples: hj.Samples, Traces: hj.Traces, State: hj.State}
 		if h.State != nil {
 			if _, err := invariants.NewLearnerFromState(cat, h.State); err != nil {
-				return nil, fail("handler %s: state: %v", h.Name, err)
+				return nil, failAt(at("handlers", hi, "state"), "handler %s: state: %v", h.Name, err)
 			}
 		}
 		keys := map[string]bool{}
 		for i, cj := range hj.Conditions {
 			c, err := parseCondition(cat, h.Name, cj)
+			if err == nil && (cj.Support < 0 || cj.Support > hj.Samples) {
+				err = fieldError{[]any{"support"}, fmt.Errorf("support %d is out of range 0..%d (the handler's samples)", cj.Support, hj.Samples)}
+			}
 			if err != nil {
-				return nil, fail("handler %s: condition %d (%q): %v", h.Name, i+1, cj.Text, err)
+				path := at("handlers", hi, "conditions", i)
+				var fe fieldError
+				if errors.As(err, &fe) {
+					path = append(path, fe.path...)
+				}
+				return nil, failAt(path, "handler %s: condition %d (%q): %v", h.Name, i+1, cj.Text, err)
 			}
 			if keys[c.key()] {
-				return nil, fail("handler %s: condition %d (%q) is listed twice", h.Name, i+1, c.Body())
+				return nil, failAt(at("handlers", hi, "conditions", i), "handler %s: condition %d (%q) is listed twice", h.Name, i+1, c.Body())
 			}
 			keys[c.key()] = true
 			h.Conditions = append(h.Conditions, c)
@@ -481,6 +517,36 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 	}
 	sp.index()
 	return sp, nil
+}
+
+// maxCount bounds the counts of a spec (samples, min_samples): no corpus
+// has 2^40 samples, and arithmetic on larger ones could overflow.
+const maxCount = 1 << 40
+
+// fieldError is an error about one field of a condition: path leads to it
+// from the condition (a key, then keys and indexes).
+type fieldError struct {
+	path []any
+	error
+}
+
+func (e fieldError) Unwrap() error { return e.error }
+
+// keyOffset returns the offset of the first member of data named key (a
+// JSON string, quotes included), or -1.
+func keyOffset(data []byte, key string) int {
+	for from := 0; ; {
+		i := bytes.Index(data[from:], []byte(key))
+		if i < 0 {
+			return -1
+		}
+		i += from
+		rest := bytes.TrimLeft(data[i+len(key):], " \t\r\n")
+		if len(rest) > 0 && rest[0] == ':' {
+			return i
+		}
+		from = i + 1
+	}
 }
 
 // valueStart returns the offset of the JSON value that ends at end (a type
@@ -513,14 +579,14 @@ func position(data []byte, off int) (line, col int) {
 func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (*Condition, error) {
 	t, ok := cat.Lookup(cj.Template)
 	if !ok {
-		return nil, fmt.Errorf("unknown template %q", cj.Template)
+		return nil, fieldError{[]any{"template"}, fmt.Errorf("unknown template %q", cj.Template)}
 	}
 	if len(cj.Vars) != t.Arity {
-		return nil, fmt.Errorf("template %s takes %d data, not %d", t.Name, t.Arity, len(cj.Vars))
+		return nil, fieldError{[]any{"vars"}, fmt.Errorf("template %s takes %d data, not %d", t.Name, t.Arity, len(cj.Vars))}
 	}
-	for _, v := range cj.Vars {
+	for i, v := range cj.Vars {
 		if v == "" {
-			return nil, errors.New("an empty datum name")
+			return nil, fieldError{[]any{"vars", i}, errors.New("an empty datum name")}
 		}
 	}
 	ic := &invariants.Condition{Template: t, Vars: cj.Vars, Support: cj.Support, Chance: 1 - cj.Confidence}
@@ -537,7 +603,7 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 		return nil, err
 	}
 	if !(cj.Confidence >= 0 && cj.Confidence <= 1) {
-		return nil, fmt.Errorf("confidence %v is not in [0, 1]", cj.Confidence)
+		return nil, fieldError{[]any{"confidence"}, fmt.Errorf("confidence %v is not in [0, 1]", cj.Confidence)}
 	}
 	return &Condition{
 		Handler: handler, Template: t.Name, Vars: cj.Vars, A: ic.A, B: ic.B, Set: ic.Set, Pairs: ic.Pairs,
@@ -549,7 +615,9 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 // fits, of a type it can compare with.
 func checkConstants(t *invariants.Template, c *invariants.Condition) error {
 	has := func(v invariants.Value) bool { return v.Kind() != invariants.Absent }
-	number := func(v invariants.Value) bool { return v.IsNumber() && !v.IsNaN() }
+	number := func(v invariants.Value) bool {
+		return v.IsNumber() && !v.IsNaN() && !math.IsInf(v.Float(), 0)
+	}
 	var a, b, set, pairs string // "need", "num", or "" (must be absent)
 	switch t.Fitter {
 	case "pairs":
@@ -570,21 +638,25 @@ func checkConstants(t *invariants.Template, c *invariants.Condition) error {
 			b = "num"
 		default: // a user bounds template: one side or both
 			if !has(c.A) && !has(c.B) {
-				return errors.New("a bounds condition needs constant a, b or both")
+				return fieldError{[]any{"constants"}, errors.New("a bounds condition needs constant a, b or both")}
 			}
 			a, b = "opt", "opt"
 		}
 	}
 	check := func(name, want string, v invariants.Value) error {
+		var err error
 		switch {
 		case want == "" && has(v):
-			return fmt.Errorf("template %s has no constant %s", t.Name, name)
+			err = fmt.Errorf("template %s has no constant %s", t.Name, name)
 		case (want == "need" || want == "num") && !has(v):
-			return fmt.Errorf("template %s needs constant %s", t.Name, name)
+			return fieldError{[]any{"constants"}, fmt.Errorf("template %s needs constant %s", t.Name, name)}
 		case (want == "num" || want == "opt") && has(v) && !number(v):
-			return fmt.Errorf("constant %s must be a number", name)
+			err = fmt.Errorf("constant %s must be a finite number", name)
 		case want == "need" && v.Kind() == invariants.Ref:
-			return fmt.Errorf("constant %s cannot be a reference", name)
+			err = fmt.Errorf("constant %s cannot be a reference", name)
+		}
+		if err != nil {
+			return fieldError{[]any{"constants", name}, err}
 		}
 		return nil
 	}
@@ -594,22 +666,55 @@ func checkConstants(t *invariants.Template, c *invariants.Condition) error {
 	if err := check("b", b, c.B); err != nil {
 		return err
 	}
+	if t.Fitter == "bounds" && has(c.A) && has(c.B) && number(c.A) && number(c.B) && c.A.Float() > c.B.Float() {
+		return fieldError{[]any{"constants", "b"}, fmt.Errorf("bounds %s..%s are empty: a must not be greater than b", c.A, c.B)}
+	}
+	sErr := func(format string, args ...any) error {
+		return fieldError{[]any{"constants", "s"}, fmt.Errorf(format, args...)}
+	}
+	pErr := func(format string, args ...any) error {
+		return fieldError{[]any{"constants", "p"}, fmt.Errorf(format, args...)}
+	}
 	switch {
 	case set == "" && c.Set != nil:
-		return fmt.Errorf("template %s has no constant s", t.Name)
+		return sErr("template %s has no constant s", t.Name)
 	case set == "need" && len(c.Set) == 0:
-		return fmt.Errorf("template %s needs a non-empty set s", t.Name)
+		return fieldError{[]any{"constants"}, fmt.Errorf("template %s needs a non-empty set s", t.Name)}
+	case len(c.Set) > invariants.MaxOneOf:
+		return sErr("a set s of more than %d values", invariants.MaxOneOf)
 	case pairs == "" && c.Pairs != nil:
-		return fmt.Errorf("template %s has no constant p", t.Name)
+		return pErr("template %s has no constant p", t.Name)
 	case pairs == "need" && len(c.Pairs) == 0:
-		return fmt.Errorf("template %s needs a non-empty set p of pairs", t.Name)
+		return fieldError{[]any{"constants"}, fmt.Errorf("template %s needs a non-empty set p of pairs", t.Name)}
 	case len(c.Pairs) > invariants.MaxPairs:
-		return fmt.Errorf("a set p of more than %d pairs", invariants.MaxPairs)
+		return pErr("a set p of more than %d pairs", invariants.MaxPairs)
+	}
+	// class puts ints and floats together: a number datum has both.
+	class := func(v invariants.Value) invariants.Kind {
+		if v.Kind() == invariants.Float {
+			return invariants.Int
+		}
+		return v.Kind()
+	}
+	for i, v := range c.Set {
+		switch {
+		case v.Kind() == invariants.Absent || v.Kind() == invariants.Ref:
+			return sErr("the values of s must be data, not %s", v)
+		case v.IsNaN() || v.IsNumber() && math.IsInf(v.Float(), 0):
+			return sErr("the values of s must be finite, not %s", v)
+		case i > 0 && class(v) != class(c.Set[0]):
+			return sErr("the values of s must be of one type: %s and %s", c.Set[0], v)
+		}
+		for _, w := range c.Set[:i] {
+			if invariants.Compare(v, w) == 0 {
+				return sErr("%s is twice in s", v)
+			}
+		}
 	}
 	scalar := func(v invariants.Value) bool { return v.Kind() == invariants.Int || v.Kind() == invariants.String }
 	for _, p := range c.Pairs {
 		if !scalar(p.X) || !scalar(p.Y) {
-			return fmt.Errorf("the pairs of p must be integers or strings, not %s", "("+p.X.String()+", "+p.Y.String()+")")
+			return pErr("the pairs of p must be integers or strings, not %s", "("+p.X.String()+", "+p.Y.String()+")")
 		}
 	}
 	return nil
