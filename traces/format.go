@@ -61,8 +61,13 @@ var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 // sniffLen is how many leading bytes DetectFormat needs at most.
 const sniffLen = 8
 
+// utf8BOM is the byte-order mark some editors put at the start of a text
+// file; a text trace may start with one.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // DetectFormat tells the format from the first bytes of a trace. Text
-// traces start with '{' (after optional white space).
+// traces start with '{' (after an optional byte-order mark and white
+// space).
 func DetectFormat(prefix []byte) (Format, error) {
 	switch {
 	case bytes.HasPrefix(prefix, lctMagic):
@@ -70,7 +75,7 @@ func DetectFormat(prefix []byte) (Format, error) {
 	case bytes.HasPrefix(prefix, zstdMagic):
 		return JSONLZstd, nil
 	}
-	rest := bytes.TrimLeft(prefix, " \t\r\n")
+	rest := bytes.TrimLeft(bytes.TrimPrefix(prefix, utf8BOM), " \t\r\n")
 	if len(rest) > 0 && rest[0] == '{' {
 		return JSONL, nil
 	}

@@ -2,6 +2,7 @@ package traces
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -130,6 +131,9 @@ func NewReader(r io.Reader, opts ...Option) (*Reader, error) {
 	rd := &Reader{name: o.name, format: format, syms: o.syms, progress: o.progress, progressLeft: progressEvery}
 	switch format {
 	case JSONL:
+		if bytes.HasPrefix(prefix, utf8BOM) {
+			br.Discard(len(utf8BOM))
+		}
 		rd.dec, rd.header, err = newJSONLDecoder(br, o.syms)
 	case JSONLZstd:
 		var zr *zstd.Decoder

@@ -187,7 +187,9 @@ func Summarize(ctx context.Context, r *Reader) (*Summary, error) {
 	s.Queues, s.Classes, s.Fields = len(queues.counts), len(classes.counts), len(fields.counts)
 	s.Objects = byKind[Alloc]
 	if ts.Ops > 0 {
-		ts.Duration = maxTS - minTS
+		// Any JSON number is a ts: a difference past the largest float is
+		// capped there, as JSON has no infinity.
+		ts.Duration = min(maxTS-minTS, math.MaxFloat64)
 		s.Time = &ts
 	}
 	for i, name := range []string{"handlers", "queues", "classes", "fields"} {

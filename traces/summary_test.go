@@ -3,6 +3,8 @@ package traces
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,5 +85,20 @@ func TestSummaryCounts(t *testing.T) {
 		t.Errorf("objects %d, classes %d, fields %d", s.Objects, s.Classes, s.Fields)
 	case s.Time == nil || *s.Time != TimeSpan{First: 5, Last: 9.5, Duration: 7.5, Ops: 3}:
 		t.Errorf("time %+v", s.Time)
+	}
+}
+
+// Any JSON number is a ts; a span past the largest float is capped, so
+// that it prints and encodes (JSON has no infinity).
+func TestSummarySpanFinite(t *testing.T) {
+	s := summarize(t, []byte(`{"licorice_trace":1}
+{"op":"thread_begin","t":"main","kind":"looper","ts":1e308}
+{"op":"thread_end","t":"main","ts":-1e308}
+`))
+	if s.Time == nil || s.Time.Duration != math.MaxFloat64 {
+		t.Fatalf("time %+v, want a duration of the largest float", s.Time)
+	}
+	if _, err := json.Marshal(s); err != nil {
+		t.Errorf("the summary does not encode: %v", err)
 	}
 }
