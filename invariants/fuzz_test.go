@@ -3,6 +3,7 @@ package invariants
 import (
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 func FuzzParseTemplateFile(f *testing.F) {
@@ -74,5 +75,37 @@ func FuzzLearnerState(f *testing.F) {
 		m.Merge(l)
 		m.Merge(l)
 		m.Infer(Options{All: true})
+	})
+}
+
+// FuzzTemplateEval compiles an expression as a template of every type and
+// evaluates it on operands of that type: whatever the expression, each
+// evaluation ends quickly (the builtins it may call are bounded by their
+// operands), with a value or an error, and never panics.
+func FuzzTemplateEval(f *testing.F) {
+	f.Add("x % 2 == 0", int64(3), "a")
+	f.Add("abs(x - y) < 10", int64(-7), "bc")
+	f.Add("len(x) > len(y) || upper(x) == y", int64(0), "é")
+	f.Add("any([1, 2, 3], # > x) && max(x, 1) >= 1", int64(2), "")
+	f.Add("x / 0 > y", int64(1), "z")
+	f.Fuzz(func(t *testing.T, expr string, n int64, s string) {
+		for _, types := range [][]string{{"int"}, {"float"}, {"string"}, {"bool"}, {"pointer"}, {"any"}} {
+			for _, fitter := range []string{"", "bounds"} {
+				u, err := CompileTemplate(TemplateDecl{Name: "f", Types: types, Expr: expr, Fitter: fitter})
+				if err != nil {
+					continue
+				}
+				operands := []Value{IntValue(n), FloatValue(float64(n) / 3), StringValue(s), BoolValue(n%2 == 0), NullValue(), {}}
+				for _, x := range operands {
+					for _, y := range operands {
+						start := time.Now()
+						u.eval(x, y)
+						if d := time.Since(start); d > time.Second {
+							t.Fatalf("%q on %v, %v took %v", expr, x, y, d)
+						}
+					}
+				}
+			}
+		}
 	})
 }

@@ -264,3 +264,48 @@ func decodePath(t *testing.T, data []byte, careful bool) ([]Op, string) {
 		ops = append(ops, op)
 	}
 }
+
+func FuzzJSONLZstd(f *testing.F) {
+	for _, seed := range []uint64{1, 2} {
+		h, ops, syms := randomTrace(seed, 20)
+		f.Add(encode(f, JSONLZstd, &h, ops, syms))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, clean := fuzzDecode(t, data)
+		if !clean || d.format != JSONLZstd {
+			return
+		}
+		fuzzRoundTrip(t, d)
+	})
+}
+
+// FuzzValidator runs the validator on whatever ops a decoder makes of the
+// input, rules broken or not: it must answer every op with nil or a
+// LineError that says what is wrong, and never panic.
+func FuzzValidator(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3} {
+		h, ops, syms := randomTrace(seed, 30)
+		f.Add(encode(f, JSONL, &h, ops, syms))
+	}
+	f.Add([]byte(`{"licorice_trace":1}
+{"op":"end","t":"E1"}
+{"op":"begin","t":"E1","thread":"L"}
+{"op":"thread_begin","t":"L","kind":"looper"}
+{"op":"attach","t":"L","q":"q"}
+{"op":"send","t":"L","q":"q","e":"E1"}
+{"op":"begin","t":"E1","thread":"L"}
+{"op":"begin","t":"E1","thread":"L"}
+{"op":"thread_end","t":"L"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, _ := fuzzDecode(t, data)
+		if d == nil {
+			return
+		}
+		v := NewValidator(d.syms)
+		for i := range d.ops {
+			if err := v.Check(&d.ops[i], i+2); err != nil {
+				checkErr(t, err)
+			}
+		}
+	})
+}
