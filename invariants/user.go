@@ -160,7 +160,11 @@ func CompileTemplate(d TemplateDecl) (*UserTemplate, error) {
 		}
 	}
 	u := &UserTemplate{decl: d, minDistinct: defaultMinDistinct}
-	u.pool.New = func() any { return new(evaluator) }
+	u.pool.New = func() any {
+		ev := new(evaluator)
+		ev.vm.MemoryBudget = maxExprMemory
+		return ev
+	}
 	switch d.Fitter {
 	case "":
 		u.fitter = fitNone
@@ -269,8 +273,13 @@ func CompileTemplate(d TemplateDecl) (*UserTemplate, error) {
 // that embeds one) is untrusted input.
 const MaxExprLen = 1000
 
-// maxExprNodes bounds an expression's syntax tree.
-const maxExprNodes = 200
+// maxExprNodes bounds an expression's syntax tree; maxExprMemory, what
+// one evaluation may allocate (expr-lang's units: about one per element of
+// a list or map it builds).
+const (
+	maxExprNodes  = 200
+	maxExprMemory = 10_000
+)
 
 // exprBuiltins are the functions a template may call: arithmetic, string
 // tests and conversions, each of cost bounded by its operands. The others

@@ -92,6 +92,11 @@ func TestParseSpecErrors(t *testing.T) {
 		{"negative samples", edit(`"samples": 10,`, `"samples": -10,`), "s.json:8:18: handler A.run: samples -10 is out of range"},
 		{"empty bounds", edit(`{"a": 0, "b": 9}`, `{"a": 10, "b": 1}`), `s.json:12:91: handler A.run: condition 2 (""): bounds 10..1 are empty`},
 		{"unknown template placed", edit(`"template": "nonnull"`, `"template": "notnull"`), `s.json:11:41: handler A.run`},
+		{"infinite bound", edit(`{"a": 0, "b": 9}`, `{"a": 0, "b": {"float": "+Inf"}}`), "constant b must be a finite number"},
+		{"one-of twice", edit(`"template": "range", "vars": ["this.n"], "constants": {"a": 0, "b": 9}`, `"template": "oneof", "vars": ["this.n"], "constants": {"s": [1, 2, 1]}`), `condition 2 (""): 1 is twice in s`},
+		{"one-of mixed", edit(`"template": "range", "vars": ["this.n"], "constants": {"a": 0, "b": 9}`, `"template": "oneof", "vars": ["this.n"], "constants": {"s": [1, "1"]}`), `the values of s must be of one type: 1 and "1"`},
+		{"one-of too many", edit(`"template": "range", "vars": ["this.n"], "constants": {"a": 0, "b": 9}`, `"template": "oneof", "vars": ["this.n"], "constants": {"s": [1, 2, 3, 4]}`), "a set s of more than 3 values"},
+		{"one-of of numbers", edit(`"template": "range", "vars": ["this.n"], "constants": {"a": 0, "b": 9}`, `"template": "oneof", "vars": ["this.n"], "constants": {"s": [1, 2.5]}`), ""},
 		{"duplicate handler", edit(`"handlers": [`, `"handlers": [{"handler": "A.run", "samples": 0, "traces": 0, "conditions": []},`), "handler A.run is listed twice"},
 		{"duplicate condition", edit(`"disabled": true}`, `"disabled": true}, {"text": "", "template": "nonnull", "vars": ["this.p"], "support": 1, "confidence": 1}`), "is listed twice"},
 		{"user template", edit(`"traces": 2,`, `"traces": 2, "templates": [{"name": "x", "types": ["int"], "expr": "x +"}],`), `template "x": expr: unexpected token EOF`},
@@ -105,6 +110,12 @@ func TestParseSpecErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseSpec("s.json", []byte(tc.src))
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("err = %v, want none", err)
+				}
+				return
+			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v\nwant it to contain %q", err, tc.want)
 			}
