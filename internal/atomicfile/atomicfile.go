@@ -141,6 +141,12 @@ func tempPrefix(base string) string {
 	return "." + base + ".tmp-" + strconv.Itoa(os.Getpid()) + "-"
 }
 
+// TempPrefix is the start of the name of a scratch file that belongs to
+// the output file base (os.CreateTemp(dir, TempPrefix(base)+"raw-*")):
+// the next Create of that output removes it if this process was killed
+// before it could.
+func TempPrefix(base string) string { return tempPrefix(base) }
+
 // removeStale removes base's temporary files in dir whose process is gone.
 func removeStale(dir, base string) {
 	prefix := "." + base + ".tmp-"

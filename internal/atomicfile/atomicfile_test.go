@@ -250,3 +250,23 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// A scratch file named with TempPrefix is removed like a temporary file
+// once its process is gone, with the notes file beside it.
+func TestTempPrefix(t *testing.T) {
+	dir := t.TempDir()
+	p := TempPrefix("x.lct")
+	if !strings.HasPrefix(p, ".x.lct.tmp-"+strconv.Itoa(os.Getpid())+"-") {
+		t.Fatalf("TempPrefix = %q", p)
+	}
+	dead := filepath.Join(dir, ".x.lct.tmp-999999999-raw-123")
+	for _, f := range []string{dead, dead + ".notes"} {
+		if err := os.WriteFile(f, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := write(t, filepath.Join(dir, "x.lct"), "data", true); err != nil {
+		t.Fatal(err)
+	}
+	noTemps(t, dir)
+}

@@ -105,7 +105,9 @@ func (b *Batch) recordOne(ctx context.Context, node string, i int, path string) 
 	if delayMean <= 0 {
 		delayMean = 10 * time.Millisecond
 	}
-	raw, err := os.CreateTemp(b.Dir, "."+filepath.Base(path)+".raw-*")
+	// Named as the trace's temporary files: a later run removes it if
+	// this one is killed.
+	raw, err := os.CreateTemp(b.Dir, atomicfile.TempPrefix(filepath.Base(path))+"raw-*")
 	if err != nil {
 		return RunSummary{}, fmt.Errorf("record: %w", err)
 	}
