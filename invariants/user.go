@@ -285,20 +285,29 @@ const (
 // tests and conversions, each of cost bounded by its operands. The others
 // (collections built at run time, repeat, the clock, JSON) are not
 // conditions on one or two data, and some cost what their input asks.
-// Predicates (any, filter, …) stay, but only over a literal of the
-// expression, as ranges are refused: their cost is bounded by its length.
 var exprBuiltins = []string{
 	"len", "type", "abs", "ceil", "floor", "round", "int", "float", "string",
 	"trim", "trimPrefix", "trimSuffix", "upper", "lower", "indexOf", "lastIndexOf",
 	"hasPrefix", "hasSuffix", "max", "min", "bitnot",
 }
 
+// exprPredicates are expr-lang's predicates, which the parser knows
+// whatever the builtins: their cost multiplies when nested (all over a
+// list, inside all over a list, …), so a template may not use them.
+var exprPredicates = map[string]bool{
+	"all": true, "none": true, "any": true, "one": true, "filter": true, "map": true,
+	"find": true, "findIndex": true, "findLast": true, "findLastIndex": true,
+	"count": true, "sum": true, "groupBy": true, "sortBy": true, "reduce": true,
+}
+
 // checkTokens refuses what a template may not use beyond its builtins:
-// ranges (a..b builds an array), $env, pipes and variables.
+// predicates, ranges (a..b builds an array), $env, pipes and variables.
 func checkTokens(d TemplateDecl, toks []lexer.Token) error {
 	for _, t := range toks {
 		var msg string
 		switch {
+		case t.Kind == lexer.Identifier && exprPredicates[t.Value]:
+			msg = t.Value + " is not allowed in a template (predicates over lists multiply their cost when nested)"
 		case t.Kind == lexer.Operator && t.Value == "..":
 			msg = "ranges (a..b) are not allowed in a template"
 		case t.Kind == lexer.Operator && t.Value == "|":

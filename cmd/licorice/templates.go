@@ -41,9 +41,9 @@ A template file, and a spec that embeds templates, is untrusted input: an
 expression has at most 1000 characters and 200 syntax nodes; it may call
 len, type, abs, ceil, floor, round, int, float, string, trim, trimPrefix,
 trimSuffix, upper, lower, indexOf, lastIndexOf, hasPrefix, hasSuffix, max,
-min and bitnot, and use predicates (any, filter, ...) over a literal list,
-but not ranges (a..b), $env, let, pipes, or the functions whose cost or
-result is not bounded by their operands (repeat, now, split, JSON, ...).`,
+min and bitnot, but not predicates (any, filter, ...), ranges (a..b), $env,
+let, pipes, or the functions whose cost or result is not bounded by their
+operands (repeat, now, split, JSON, ...).`,
 	}
 	cmd.AddCommand(newTemplatesListCmd(), newTemplatesCheckCmd())
 	return cmd

@@ -122,6 +122,13 @@ func readText(r io.Reader) (string, error) {
 		defer zr.Close()
 		src = zr
 	}
+	// A log is text: a NUL byte near the start means a wrong file
+	// (/dev/zero, a binary trace), told at once rather than after 1 GiB.
+	tr := bufio.NewReader(src)
+	if head, _ := tr.Peek(4096); bytes.IndexByte(head, 0) >= 0 {
+		return "", fmt.Errorf("not a DroidRacer log: binary data (a NUL byte at offset %d)", bytes.IndexByte(head, 0))
+	}
+	src = tr
 	var b strings.Builder
 	n, err := io.Copy(&b, io.LimitReader(src, maxLog+1))
 	if err != nil {
