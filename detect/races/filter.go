@@ -2,13 +2,14 @@ package races
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/licorice-dev/licorice/internal/limitedfile"
 	"github.com/licorice-dev/licorice/traces"
 )
 
@@ -50,14 +51,16 @@ var filterKeys = []string{"kind", "class", "site", "field", "location"}
 // maxFilterErrors is how many mistakes ParseFilter reports before it stops.
 const maxFilterErrors = 20
 
+// maxFilterSize bounds a filter file.
+const maxFilterSize = 16 << 20
+
 // LoadFilter reads the filter file at path.
 func LoadFilter(path string) (*Filter, error) {
-	f, err := os.Open(path)
+	data, err := limitedfile.Read(path, maxFilterSize, "a filter file")
 	if err != nil {
 		return nil, fmt.Errorf("harmless filter: %w", err)
 	}
-	defer f.Close()
-	return ParseFilter(path, f)
+	return ParseFilter(path, bytes.NewReader(data))
 }
 
 // ParseFilter reads a filter from r; name is the file name errors carry.

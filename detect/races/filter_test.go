@@ -1,9 +1,11 @@
 package races
 
 import (
+	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMatchGlob(t *testing.T) {
@@ -199,4 +201,17 @@ func FuzzParseFilter(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A filter file is read with a cap: a wrong path (/dev/zero) is an error
+// at once.
+func TestLoadFilterBounded(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	start := time.Now()
+	_, err := LoadFilter("/dev/zero")
+	if err == nil || time.Since(start) > 5*time.Second {
+		t.Fatalf("err = %v after %v", err, time.Since(start))
+	}
 }
