@@ -15,11 +15,22 @@ import (
 )
 
 func main() {
-	// Ctrl-C and a polite kill (SIGTERM) cancel the command, which then
-	// removes its temporary files; a second signal kills at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:]))
+}
+
+// signalContext returns a context that Ctrl-C (SIGINT) or a polite kill
+// (SIGTERM) cancels: the command stops and removes its temporary files.
+// After the first signal the default behaviour is back, so that a second
+// one kills at once (a command blocked reading a pipe, say).
+func signalContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
 }
 
 // run executes the command line args and returns the exit status:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // copyFile copies src into dir and returns the copy's path.
@@ -139,5 +140,19 @@ func TestValidateErrorOutputBounded(t *testing.T) {
 	}
 	if !strings.Contains(lines[0], "bytes]…") {
 		t.Errorf("the task's name is not elided: %.200s", lines[0])
+	}
+}
+
+// SIGTERM cancels a command as Ctrl-C does.
+func TestSIGTERMCancels(t *testing.T) {
+	ctx, stop := signalContext()
+	defer stop()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("SIGTERM did not cancel the context")
 	}
 }
