@@ -67,7 +67,8 @@ For each difference the text shows the two accesses (rwIds of the log, lines
 of the imported trace), and licorice's chain of rules that orders them, or
 "licorice hb"'s account of why the two events are concurrent and the chain
 that DroidRacer's rule completes. docs/droidracer.md explains every class on
-the two DroidRacer logs in ../shared/data/droidracer.
+the two DroidRacer logs of traces/droidracer/testdata (RemindMe, Adobe
+Reader; decompress them with zstd -d).
 
 --format json prints the same as one JSON document (schema in
 docs/droidracer.md).

@@ -209,7 +209,7 @@ func (g *reduced) why(s races.Step, x, y asyncclock.Node) string {
 	case asyncclock.External:
 		return "inputs from outside the program are totally ordered (rule EXTERNAL)"
 	case asyncclock.Priority:
-		return fmt.Sprintf("%s and %s are events of one queue, %s was sent before %s, and Table 3.1 runs it first",
+		return fmt.Sprintf("%s and %s are events of one queue, %s was sent before %s, and the queue runs it first (PRIORITY, docs/causality.md)",
 			s.From.Task, s.To.Task, s.From.Task, s.To.Task)
 	case asyncclock.AtFront:
 		return fmt.Sprintf("%s was sent at the front of the queue while %s waited in it", s.From.Task, s.To.Task)

@@ -13,7 +13,7 @@ import (
 	"github.com/licorice-dev/licorice/traces/droidracer"
 )
 
-// The two DroidRacer logs of ../shared/data/droidracer, compressed, as the
+// The two DroidRacer logs of traces/droidracer/testdata, compressed, as the
 // importer's tests keep them.
 const logs = "../../traces/droidracer/testdata"
 

@@ -164,7 +164,7 @@ func (x *explainer) why(from, to *xNode) string {
 	case asyncclock.External:
 		return "inputs from outside the program are sent one after the other"
 	case asyncclock.Priority:
-		return fmt.Sprintf("%s and %s are events of queue %s; %s was sent (line %d, %s) before %s (line %d, %s), and Table 3.1 runs it first",
+		return fmt.Sprintf("%s and %s are events of queue %s; %s was sent (line %d, %s) before %s (line %d, %s), and the queue runs it first (PRIORITY, docs/causality.md)",
 			x.name(e1.id), x.name(e2.id), x.name(e2.q.id), x.name(e1.id), e1.sendLine, sendDesc(e1), x.name(e2.id), e2.sendLine, sendDesc(e2))
 	case asyncclock.AtFront:
 		return fmt.Sprintf("%s was sent at the front of queue %s (line %d) while %s waited in it (sent at line %d), so it runs first",

@@ -16,7 +16,7 @@ import (
 	"github.com/licorice-dev/licorice/traces"
 )
 
-// The two DroidRacer logs of ../shared/data/droidracer, compressed.
+// The two DroidRacer logs of testdata, compressed.
 var realLogs = []struct {
 	app string
 	// what ABOUT.md says of the log
