@@ -121,6 +121,10 @@ func importDroidRacer(cmd *cobra.Command, in, out string, f traces.Format, app s
 	if err != nil {
 		return err
 	}
+	if sum.OpLines == 0 && sum.AccessLines == 0 {
+		// Nothing written is kept: a 0-op trace is a mistake, not a result.
+		return fmt.Errorf("%s: no DroidRacer operation or access in its %d lines: not a DroidRacer log (abc_log.txt)?", in, sum.Lines)
+	}
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}

@@ -45,6 +45,10 @@ func TestTracesImportErrors(t *testing.T) {
 	if err := os.WriteFile(broken, []byte("1 START\n2 THREADINIT tid:1\n3 CALL tid:1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	notALog := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notALog, []byte("hello\nworld\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(dir, "out.jsonl")
 	tests := []struct {
 		args []string
@@ -56,6 +60,7 @@ func TestTracesImportErrors(t *testing.T) {
 		{[]string{"--from", "droidracer", remindMe, "-o", filepath.Join(dir, "out.txt")}, 2, "cannot tell the trace format"},
 		{[]string{"--from", "droidracer", filepath.Join(dir, "missing.txt")}, 1, "no such file"},
 		{[]string{"--from", "droidracer", broken, "-o", out}, 1, broken + `:3: CALL: missing field "msg"`},
+		{[]string{"--from", "droidracer", notALog, "-o", out}, 1, notALog + ": no DroidRacer operation or access in its 2 lines"},
 	}
 	for _, tt := range tests {
 		_, stderr, code := runCLI(t, nil, append([]string{"traces", "import"}, tt.args...)...)
