@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,12 +30,14 @@ func newRecordCmd() *cobra.Command {
 		noSource  bool
 		globs     []string
 		timeout   time.Duration
+		force     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "record --app NAME -o DIR | record [flags] -o DIR -- node PROGRAM [ARGS...]",
 		Short: "Record executions: a benchmark app, or your Node.js program",
 		Long: `Record runs a program many times and writes one trace per run to DIR, named
-APP-NNN.lct (or .jsonl with --format jsonl).
+APP-NNN.lct (or .jsonl with --format jsonl). DIR must be new or hold no
+traces: a corpus is one batch (--force writes among the traces there).
 
 With -- node PROGRAM [ARGS...], it runs your Node.js program under licorice's
 recorder (recorders/node; see docs/node.md): every callback the event loop
@@ -88,7 +91,7 @@ Examples:
 				}
 				return recordNode(cmd, nodeOptions{
 					app: app, command: args, out: out, runs: runs, shuffled: shuffled, delayMean: delayMean,
-					seed: seed, globs: globs, timeout: timeout, format: format,
+					seed: seed, globs: globs, timeout: timeout, format: format, force: force,
 				})
 			}
 			for _, name := range []string{"instrument", "timeout"} {
@@ -105,6 +108,9 @@ Examples:
 			}
 			if out == "" {
 				return usageError{errors.New("record: -o DIR is required")}
+			}
+			if err := checkOutDir(out, force); err != nil {
+				return err
 			}
 			if runs < 1 {
 				return usageError{fmt.Errorf("record: --runs %d: want at least 1", runs)}
@@ -151,7 +157,8 @@ Examples:
 	fl.Float64Var(&shuffled, "shuffled", 0.5, "fraction of the runs that are shuffled")
 	fl.DurationVar(&delayMean, "delay-mean", 10*time.Millisecond, "mean shuffle delay of an event's generation")
 	fl.Int64Var(&seed, "seed", 1, "seed of the first run; run i uses seed+i")
-	fl.StringVarP(&out, "out", "o", "", "directory to write the traces to")
+	fl.StringVarP(&out, "out", "o", "", "directory to write the traces to (new or empty, unless --force)")
+	fl.BoolVar(&force, "force", false, "write into a directory that already holds traces (same-named ones are replaced)")
 	fl.StringVar(&format, "format", "lct", "trace format: lct, jsonl or jsonl.zst")
 	fl.BoolVar(&noSource, "no-src", false, "leave out source locations (smaller traces; faster recording except on amd64)")
 	fl.StringArrayVar(&globs, "instrument", nil, "a program: also instrument these files (a glob relative to the working directory, or a package name); repeatable")
@@ -251,6 +258,33 @@ func writeRecorded(w io.Writer, app, dir string, runs []recordedRun) int {
 	fmt.Fprintf(w, "wrote %d traces of %s to %s (%d shuffled, %d operations): %d correct, %d crashed\n",
 		len(runs), app, dir, shuffledRuns, ops, len(runs)-crashed, crashed)
 	return crashed
+}
+
+// checkOutDir refuses to record into a directory that already holds
+// traces, unless force: the new runs would replace some of them and mix
+// with the others, and a later learn would read both corpora as one.
+func checkOutDir(dir string, force bool) error {
+	if force {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // missing: it will be made; anything else shows when writing
+	}
+	var found []string
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || e.IsDir() {
+			continue
+		}
+		if _, err := traces.FormatOf(name); err == nil {
+			found = append(found, name)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return usageError{fmt.Errorf("record: %s already holds %d traces (%s, ...): record into a new or empty directory, or add --force to write among them (same-named traces are replaced)", dir, len(found), found[0])}
 }
 
 // warnStaleFiles reports traces of app in dir that this batch did not

@@ -25,6 +25,7 @@ type nodeOptions struct {
 	seed      int64
 	globs     []string
 	timeout   time.Duration
+	force     bool // record into a directory that holds traces
 	format    string
 }
 
@@ -35,6 +36,9 @@ func recordNode(cmd *cobra.Command, o nodeOptions) error {
 	}
 	if o.out == "" {
 		return usageError{errors.New("record: -o DIR is required")}
+	}
+	if err := checkOutDir(o.out, o.force); err != nil {
+		return err
 	}
 	if o.runs < 1 {
 		return usageError{fmt.Errorf("record: --runs %d: want at least 1", o.runs)}

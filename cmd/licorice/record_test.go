@@ -103,17 +103,24 @@ func TestRecordUsage(t *testing.T) {
 	}
 }
 
-// TestRecordStale checks that traces left by an earlier, longer batch are
-// reported.
-func TestRecordStale(t *testing.T) {
+// TestRecordIntoTraces checks that record refuses a directory that holds
+// traces, writing nothing; with --force it writes among them and reports
+// the traces an earlier, longer batch left.
+func TestRecordIntoTraces(t *testing.T) {
 	dir := t.TempDir()
-	for _, runs := range []string{"3", "1"} {
-		_, errOut, code := runCLI(t, nil, "record", "--app", "vlc", "--runs", runs, "--actions", "20", "-o", dir)
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, errOut)
-		}
-		if stale := strings.Contains(errOut, "2 other traces of vlc"); stale != (runs == "1") {
-			t.Errorf("--runs %s: stderr %q", runs, errOut)
-		}
+	if _, errOut, code := runCLI(t, nil, "record", "--app", "vlc", "--runs", "3", "--actions", "20", "-o", dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	before, _ := os.ReadDir(dir)
+	_, errOut, code := runCLI(t, nil, "record", "--app", "vlc", "--runs", "1", "--actions", "30", "--seed", "9", "-o", dir)
+	if code != 2 || !strings.Contains(errOut, "already holds 3 traces (vlc-000.lct, ...)") || !strings.Contains(errOut, "--force") {
+		t.Fatalf("into a directory of traces: exit %d, %q; want exit 2 naming the traces and --force", code, errOut)
+	}
+	if after, _ := os.ReadDir(dir); len(after) != len(before) {
+		t.Fatalf("a refused record changed the directory: %d entries, then %d", len(before), len(after))
+	}
+	_, errOut, code = runCLI(t, nil, "record", "--app", "vlc", "--runs", "1", "--actions", "20", "--force", "-o", dir)
+	if code != 0 || !strings.Contains(errOut, "2 other traces of vlc") {
+		t.Errorf("--force: exit %d, stderr %q; want 0 and a note of the 2 other traces", code, errOut)
 	}
 }
