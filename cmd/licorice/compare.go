@@ -16,7 +16,7 @@ func newCompareCmd() *cobra.Command {
 		Long: `Compare runs licorice's race detector on an execution another tool recorded
 and analysed, and sets licorice's races beside that tool's, location by
 location, explaining every difference.`,
-		Args: cobra.NoArgs,
+		Args: argsFor(0, 0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usageError{fmt.Errorf("say which tool to compare with: licorice compare droidracer LOG")}
 		},
@@ -76,7 +76,7 @@ docs/droidracer.md).
 Example:
   licorice compare droidracer RemindMe/abc_log.txt
   licorice compare droidracer --lifecycle --format json adobe-reader/abc_log.txt | jq '.counts'`,
-		Args: cobra.ExactArgs(1),
+		Args: argsFor(1, 1, "the DroidRacer log (abc_log.txt)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format %q: want text or json", format)}

@@ -54,7 +54,7 @@ func TestCompareErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"compare"}, 2, "licorice compare droidracer LOG"},
-		{[]string{"compare", "droidracer"}, 2, "accepts 1 arg"},
+		{[]string{"compare", "droidracer"}, 2, "compare droidracer: give the DroidRacer log (abc_log.txt) (usage: licorice compare droidracer LOG"},
 		{[]string{"compare", "droidracer", "--format", "xml", remindMe}, 2, `--format "xml"`},
 		{[]string{"compare", "droidracer", filepath.Join(dir, "missing.txt")}, 1, "no such file"},
 		{[]string{"compare", "droidracer", noReport}, 1, "no race report"},

@@ -45,7 +45,7 @@ Example:
   licorice demo
   licorice demo --keep demo/ && licorice spec show demo/mytracks.spec.json
   licorice demo --node`,
-		Args: cobra.NoArgs,
+		Args: argsFor(0, 0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runs < 2 || actions < 1 {
 				return usageError{fmt.Errorf("demo: --runs %d --actions %d: want at least 2 runs and 1 action", runs, actions)}

@@ -70,7 +70,7 @@ Example:
   licorice learn train/ -o mytracks.spec.json
   licorice record --app mytracks --runs 1 --seed 1000 --actions 2000 -o test/
   licorice detect --spec mytracks.spec.json test/`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsFor(1, -1, "the traces to check (files or directories)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if specPath == "" {
 				return usageError{errors.New("detect: --spec SPEC is required")}

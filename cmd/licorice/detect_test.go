@@ -84,7 +84,7 @@ func TestDetectCommandErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"detect", detectTrace}, 2, "--spec SPEC is required"},
-		{[]string{"detect", "--spec", detectSpec}, 2, "requires at least 1 arg"},
+		{[]string{"detect", "--spec", detectSpec}, 2, "detect: give the traces to check (files or directories) (usage: licorice detect --spec SPEC TRACE|DIR..."},
 		{[]string{"detect", "--spec", detectSpec, "--format", "xml", detectTrace}, 2, `--format "xml"`},
 		{[]string{"detect", "--spec", detectSpec, "-"}, 2, "must be files"},
 		{[]string{"detect", "--spec", detectSpec, "--window", "-1s", detectTrace}, 2, "--window -1s"},

@@ -65,7 +65,7 @@ Example:
   licorice eval --app mytracks --app connectbot --format json
   licorice eval --node
   licorice eval --node --bug aka --train-runs 20`,
-		Args: cobra.NoArgs,
+		Args: argsFor(0, 0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, n := range []struct {
 				name string

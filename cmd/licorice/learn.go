@@ -51,7 +51,7 @@ Example:
 
 The summary says how many traces were used and skipped, how many handlers
 and samples there were, and how many conditions of each kind were learned.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsFor(1, -1, "the training traces (files or directories)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usageError{errors.New("learn: -o SPEC is required")}

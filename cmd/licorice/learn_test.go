@@ -48,7 +48,7 @@ func TestLearnCommandErrors(t *testing.T) {
 		want string // in stderr
 	}{
 		{[]string{"learn", boxTrace}, 2, "-o SPEC is required"},
-		{[]string{"learn", "-o", "x.json"}, 2, "requires at least 1 arg"},
+		{[]string{"learn", "-o", "x.json"}, 2, "learn: give the training traces (files or directories) (usage: licorice learn TRACE|DIR... -o SPEC"},
 		{[]string{"learn", boxTrace, "-o", "x.json", "--confidence", "2"}, 2, "--confidence 2"},
 		{[]string{"learn", boxTrace, "-o", "x.json", "--min-samples", "0"}, 2, "--min-samples 0"},
 		{[]string{"learn", "testdata/learn/nope.jsonl", "-o", "x.json"}, 2, "nope.jsonl"},
@@ -57,6 +57,8 @@ func TestLearnCommandErrors(t *testing.T) {
 		{[]string{"spec", "show", "testdata/learn/box.jsonl"}, 1, "box.jsonl"},
 		{[]string{"spec", "show", "testdata/learn/box.spec.json", "--handler", "tick"}, 1, "did you mean Box.tick?"},
 		{[]string{"spec", "merge", "testdata/learn/box.spec.json"}, 2, "-o SPEC is required"},
+		{[]string{"templates", "check", "a.json", "b.json"}, 2, `templates check: unexpected argument "b.json": it takes the template file`},
+		{[]string{"templates", "list", "a.json"}, 2, `templates list: unexpected argument "a.json": it takes none`},
 	}
 	for _, tc := range tests {
 		_, errs, code := runCLI(t, nil, tc.args...)

@@ -60,7 +60,7 @@ Example:
   licorice races run-07.lct
   licorice races --kind use-free --filter harmless.txt runs/*.lct
   licorice races --format json --window 0 run-07.lct | jq '.traces[0].summary'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsFor(1, -1, "the traces (files, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg := races.Config{Window: window, All: all, Unfiltered: unfiltered, PerGroup: perGroup}
 			if perGroup < 0 {

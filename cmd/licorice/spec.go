@@ -48,7 +48,7 @@ Example:
 With -v each line ends with the condition's support (the samples it was
 checked on) and confidence (1 minus the chance it held by accident).
 Disabled conditions are left out unless --disabled is given.`,
-		Args: cobra.ExactArgs(1),
+		Args: argsFor(1, 1, "the spec file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sp, err := learn.ReadSpecFile(args[0])
 			if err != nil {
@@ -135,7 +135,7 @@ Example:
   licorice learn train/a/ -o a.spec.json
   licorice learn train/b/ -o b.spec.json
   licorice spec merge a.spec.json b.spec.json -o all.spec.json`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsFor(1, -1, "the spec files to merge"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usageError{errors.New("spec merge: -o SPEC is required")}
@@ -198,7 +198,7 @@ Example:
 
   licorice record --app mytracks --runs 20 --seed 1000 -o test/
   licorice spec check mytracks.spec.json test/`,
-		Args: cobra.MinimumNArgs(2),
+		Args: argsFor(2, -1, "the spec file, then the traces to check it on"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if jobs < 0 {
 				return usageError{fmt.Errorf("spec check: -j %d: want 0 (one per CPU) or more", jobs)}

@@ -63,7 +63,7 @@ only if its chance is at most the limit (learn --confidence, default 0.01).
 Example:
 
   licorice templates list --templates my-templates.json`,
-		Args: cobra.NoArgs,
+		Args: argsFor(0, 0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cat, err := invariants.LoadCatalog(file)
 			if err != nil {
@@ -96,7 +96,7 @@ It exits with status 1 if the file has mistakes.
 Example:
 
   licorice templates check my-templates.json`,
-		Args: cobra.ExactArgs(1),
+		Args: argsFor(1, 1, "the template file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			us, err := invariants.ReadTemplateFile(args[0])
 			if err == nil {

@@ -26,7 +26,7 @@ that breaks the contract's rules but is well formed).
 
 Example:
   licorice traces cat run-07.lct | grep '"op":"send"'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsFor(1, -1, "the traces (files, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
 			for _, path := range args {

@@ -29,7 +29,7 @@ standard output, in the form --to names (default jsonl).
 Examples:
   licorice traces convert run-07.jsonl run-07.lct
   zcat old.jsonl.gz | licorice traces convert - run.lct`,
-		Args: cobra.ExactArgs(2),
+		Args: argsFor(2, 2, "the trace to convert and the file to write (IN OUT)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, out := args[0], args[1]
 			format := traces.JSONL

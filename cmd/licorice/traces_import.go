@@ -47,7 +47,7 @@ first line.
 
 Example:
   licorice traces import --from droidracer RemindMe/abc_log.txt -o remindme.jsonl.zst`,
-		Args: cobra.ExactArgs(1),
+		Args: argsFor(1, 1, "the log to import"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch from {
 			case "droidracer":

@@ -37,7 +37,7 @@ With --json it prints a JSON array with one object per file, for machines.
 Example:
   licorice traces stat run-07.lct
   licorice traces stat --json traces/*.lct | jq '.[].events.pending'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsFor(1, -1, "the traces (files, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var all []*traces.Summary
 			out := cmd.OutOrStdout()

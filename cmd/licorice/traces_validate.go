@@ -29,7 +29,7 @@ truncated or corrupt. The exit status is 0 if every trace is valid, 1 if not.
 
 Example:
   licorice traces validate --max-errors 10 traces/*.jsonl`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsFor(1, -1, "the traces (files, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if maxErrors < 0 {
 				return usageError{fmt.Errorf("--max-errors must not be negative")}

@@ -55,7 +55,7 @@ func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version of licorice and of the formats it reads",
-		Args:  cobra.NoArgs,
+		Args:  argsFor(0, 0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fmt.Fprintln(cmd.OutOrStdout(), versionLine())
 			return nil
