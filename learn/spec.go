@@ -402,7 +402,8 @@ func ReadSpecFile(path string) (*Spec, error) {
 // checks everything a user editing the file could get wrong: JSON syntax
 // (with line and column), the version, the templates, and that every
 // condition names a template it fits, with the right number of data and
-// constants. A condition's text is not read: it is derived.
+// constants. A condition's text is derived from them: an empty text is
+// filled in, and one that says something else is an error.
 func ParseSpec(name string, data []byte) (*Spec, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("spec %s: %s", name, fmt.Sprintf(format, args...))
@@ -496,6 +497,10 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 		keys := map[string]bool{}
 		for i, cj := range hj.Conditions {
 			c, err := parseCondition(cat, h.Name, cj)
+			if err == nil && cj.Text != "" && cj.Text != c.Text() {
+				// The text is derived; an edit of it alone would be ignored.
+				err = fieldError{[]any{"text"}, fmt.Errorf("the text does not say what the condition is (%q): edit template, vars and constants, and the text with them or leave it empty", c.Text())}
+			}
 			if err == nil && (cj.Support < 0 || cj.Support > hj.Samples) {
 				err = fieldError{[]any{"support"}, fmt.Errorf("support %d is out of range 0..%d (the handler's samples)", cj.Support, hj.Samples)}
 			}

@@ -129,7 +129,10 @@ func TestSpecCheckCommand(t *testing.T) {
 		t.Errorf("self check: status %d: %s", code, out)
 	}
 	data, _ := os.ReadFile(spec)
+	// The constants edited, and the text with them (an edit of the
+	// constants alone is an error: TestSpecTextEdited).
 	narrow := strings.Replace(string(data), `"constants": {"a": 1.0, "b": -1.0}`, `"constants": {"a": 1.0, "b": -2.0}`, 1)
+	narrow = strings.Replace(narrow, `"text": "Box.tick: this.n == this.m - 1"`, `"text": "Box.tick: this.n == this.m - 2"`, 1)
 	if err := os.WriteFile(spec, []byte(narrow), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -138,4 +141,27 @@ func TestSpecCheckCommand(t *testing.T) {
 		t.Errorf("narrowed spec: status %d", code)
 	}
 	checkGolden(t, "learn", "check.golden", out+out2)
+}
+
+// TestSpecTextEdited: a condition whose text was edited without its
+// structure (or the other way round) is an error at its line, not an edit
+// silently ignored.
+func TestSpecTextEdited(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "box.json")
+	if _, errs, code := runCLI(t, nil, "learn", boxTrace, "-o", spec); code != 0 {
+		t.Fatal(errs)
+	}
+	data, _ := os.ReadFile(spec)
+	edited := strings.Replace(string(data), `"text": "Box.tick: this.n == this.m - 1"`, `"text": "Box.tick: this.n == this.m - 5"`, 1)
+	if edited == string(data) {
+		t.Fatal("the spec has no such condition")
+	}
+	if err := os.WriteFile(spec, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runCLI(t, nil, "spec", "check", spec, boxTrace)
+	if code != 1 || !strings.Contains(errs, "the text does not say what the condition is (\"Box.tick: this.n == this.m - 1\")") || !strings.Contains(errs, spec+":") {
+		t.Errorf("status %d, stderr %q", code, errs)
+	}
 }
