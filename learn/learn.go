@@ -2,8 +2,13 @@ package learn
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"slices"
 
 	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/invariants"
@@ -141,7 +146,13 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 			}
 		}
 	}
-	res.Spec = newSpec(opts.Catalog, opts.params(), res.Traces, all)
+	var apps, inputs []string
+	for _, o := range outcomes {
+		if o.skip == nil {
+			apps, inputs = append(apps, o.app), append(inputs, o.id)
+		}
+	}
+	res.Spec = newSpec(opts.Catalog, opts.params(), res.Traces, sortedSet(apps), sortedSet(inputs), all)
 	return res, nil
 }
 
@@ -155,6 +166,29 @@ type traceOutcome struct {
 	skip    *Skip
 	samples int64
 	kept    []Sample
+	app, id string // the trace's "platform/app" and identity (Spec.Inputs)
+}
+
+// sortedSet sorts s and drops its repeats and empty strings.
+func sortedSet(s []string) []string {
+	s = slices.DeleteFunc(s, func(x string) bool { return x == "" })
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// traceID is a trace file's identity in Spec.Inputs: the first 16 hex
+// digits of the SHA-256 of its bytes.
+func traceID(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8]), nil
 }
 
 // worker learns from one trace at a time, into its own handler states,
@@ -216,6 +250,14 @@ func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
 		return traceOutcome{skip: skip}
 	}
 	// A correct execution: its samples count.
+	hd := r.Header()
+	out.app = hd.App
+	if hd.Platform != "" {
+		out.app = hd.Platform + "/" + hd.App
+	}
+	if out.id, err = traceID(path); err != nil {
+		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
+	}
 	for sym, l := range local {
 		handler := w.syms.String(sym)
 		h := w.handlers[handler]

@@ -362,8 +362,25 @@ func TestMergeRefusesMismatches(t *testing.T) {
 	}
 	stripped := reparse(t, a)
 	stripped.Handlers[0].State = nil
-	if _, err := Merge(stripped, a); err == nil || !strings.Contains(err.Error(), "no learning state") {
+	if _, err := MergeWith(MergeOptions{Force: true}, stripped, a); err == nil || !strings.Contains(err.Error(), "no learning state") {
 		t.Errorf("no state: %v", err)
+	}
+	// Provenance: a spec merged with itself, or with a shard that shares
+	// a trace, would count samples twice; specs of two apps describe two
+	// programs.
+	if _, err := Merge(a, reparse(t, a)); err == nil || !strings.Contains(err.Error(), "specs 1 and 2 were both learned from trace") {
+		t.Errorf("a spec with itself: %v", err)
+	}
+	overlap := learnSpec(t, paths[2:5], Options{})
+	if _, err := Merge(a, overlap); err == nil || !strings.Contains(err.Error(), "count its samples twice") {
+		t.Errorf("overlapping shards: %v", err)
+	}
+	other := learnSpec(t, recorded(t, "vlc", 3, 100), Options{})
+	if _, err := Merge(a, other); err == nil || !strings.Contains(err.Error(), "different apps (android/mytracks, android/vlc)") {
+		t.Errorf("two apps: %v", err)
+	}
+	if m, err := MergeWith(MergeOptions{Force: true}, a, other); err != nil || len(m.Apps) != 2 {
+		t.Errorf("two apps, forced: %v, %v", m, err)
 	}
 }
 

@@ -21,10 +21,31 @@ import (
 // it) comes back disabled, and a pinned condition is kept even if the
 // merged samples no longer support it.
 func Merge(specs ...*Spec) (*Spec, error) {
+	return MergeWith(MergeOptions{}, specs...)
+}
+
+// MergeOptions change what Merge accepts.
+type MergeOptions struct {
+	// Force merges specs of different apps, and specs learned from some
+	// of the same traces (whose samples then count twice).
+	Force bool
+}
+
+// MergeWith is Merge with options. Without Force it refuses specs that
+// were learned from a trace in common (the same file bytes: a spec merged
+// with itself, or shards that overlap) and specs of different apps, as
+// their provenance (Spec.Apps, Spec.Inputs) says; specs without it merge
+// as before.
+func MergeWith(opts MergeOptions, specs ...*Spec) (*Spec, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("merge: no specs")
 	}
 	first := specs[0]
+	if !opts.Force {
+		if err := checkProvenance(specs); err != nil {
+			return nil, err
+		}
+	}
 	tmpl, err := json.Marshal(first.Templates)
 	if err != nil {
 		return nil, err
@@ -50,6 +71,8 @@ func Merge(specs ...*Spec) (*Spec, error) {
 	out := &Spec{Params: first.Params, Templates: first.Templates, catalog: cat}
 	for i, sp := range specs {
 		out.Traces += sp.Traces
+		out.Apps = append(out.Apps, sp.Apps...)
+		out.Inputs = append(out.Inputs, sp.Inputs...)
 		for _, h := range sp.Handlers {
 			if h.State == nil {
 				return nil, fmt.Errorf("merge: spec %d: handler %s has no learning state (was it removed?): cannot merge", i+1, h.Name)
@@ -102,6 +125,7 @@ func Merge(specs ...*Spec) (*Spec, error) {
 		sortConditions(cat, h.Conditions)
 		out.Handlers = append(out.Handlers, h)
 	}
+	out.Apps, out.Inputs = sortedSet(out.Apps), sortedSet(out.Inputs)
 	out.index()
 	return out, nil
 }
@@ -122,4 +146,33 @@ func sortConditions(cat *invariants.Catalog, cs []*Condition) {
 		}
 		return strings.Compare(a.Body(), b.Body())
 	})
+}
+
+// checkProvenance refuses specs with a trace in common, or of different
+// apps.
+func checkProvenance(specs []*Spec) error {
+	from := map[string]int{} // input -> the first spec learned from it
+	apps := map[string]int{}
+	for i, sp := range specs {
+		for _, in := range sp.Inputs {
+			if j, ok := from[in]; ok {
+				return fmt.Errorf("merge: specs %d and %d were both learned from trace %s: merging would count its samples twice (merge shards of distinct traces; --force merges anyway)", j+1, i+1, in)
+			}
+			from[in] = i
+		}
+		for _, a := range sp.Apps {
+			if _, ok := apps[a]; !ok {
+				apps[a] = i
+			}
+		}
+	}
+	if len(apps) > 1 {
+		names := make([]string, 0, len(apps))
+		for a := range apps {
+			names = append(names, a)
+		}
+		slices.Sort(names)
+		return fmt.Errorf("merge: the specs are of different apps (%s): a spec describes one program (--force merges anyway)", strings.Join(names, ", "))
+	}
+	return nil
 }

@@ -27,6 +27,14 @@ type Spec struct {
 	Params Params
 	// Traces is the number of traces learned from.
 	Traces int
+	// Apps are the apps the traces recorded ("platform/app" of their
+	// headers), and Inputs the traces themselves (the SHA-256 of each
+	// file's bytes, 16 hex digits), both sorted: what the spec was learned
+	// from, so that merging a spec with itself, or specs of different
+	// apps, is told apart from merging shards. Specs from before they were
+	// recorded have neither.
+	Apps   []string
+	Inputs []string
 	// Templates are the user templates the spec was learned with (the
 	// built-ins are implied); they travel with the spec so that its
 	// conditions can be evaluated without the templates file.
@@ -126,9 +134,10 @@ func (sp *Spec) Conditions() []*Condition {
 	return out
 }
 
-// newSpec makes a spec from learned handler states.
-func newSpec(cat *invariants.Catalog, p Params, ntraces int, hs map[string]*handlerState) *Spec {
-	sp := &Spec{Params: p, Traces: ntraces, Templates: cat.User(), catalog: cat}
+// newSpec makes a spec from learned handler states; apps and inputs are
+// sorted and without duplicates.
+func newSpec(cat *invariants.Catalog, p Params, ntraces int, apps, inputs []string, hs map[string]*handlerState) *Spec {
+	sp := &Spec{Params: p, Traces: ntraces, Apps: apps, Inputs: inputs, Templates: cat.User(), catalog: cat}
 	for name, h := range hs {
 		sp.Handlers = append(sp.Handlers, handlerFrom(name, h.learner, h.traces, p))
 	}
@@ -166,6 +175,8 @@ type specJSON struct {
 	Version   int                       `json:"licorice_spec"`
 	Params    Params                    `json:"params"`
 	Traces    int                       `json:"traces"`
+	Apps      []string                  `json:"apps,omitempty"`
+	Inputs    []string                  `json:"inputs,omitempty"`
 	Templates []invariants.TemplateDecl `json:"templates,omitempty"`
 	Handlers  []handlerJSON             `json:"handlers"`
 }
@@ -206,6 +217,12 @@ func (sp *Spec) Encode(w io.Writer) error {
 	e.field(1, "licorice_spec", SpecVersion, ",")
 	e.field(1, "params", sp.Params, ",")
 	e.field(1, "traces", sp.Traces, ",")
+	if len(sp.Apps) > 0 {
+		e.field(1, "apps", sp.Apps, ",")
+	}
+	if len(sp.Inputs) > 0 {
+		e.field(1, "inputs", sp.Inputs, ",")
+	}
 	if len(sp.Templates) > 0 {
 		e.line(1, `"templates": [`)
 		for i, d := range sp.Templates {
@@ -472,7 +489,17 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 	if err != nil {
 		return nil, fail("%v", err)
 	}
-	sp := &Spec{Params: j.Params, Traces: j.Traces, Templates: j.Templates, catalog: cat}
+	for _, f := range []struct {
+		key  string
+		list []string
+	}{{"apps", j.Apps}, {"inputs", j.Inputs}} {
+		for i, s := range f.list {
+			if s == "" || i > 0 && s <= f.list[i-1] {
+				return nil, failAt(at(f.key, i), "%s: %q is empty, repeated or out of order (want sorted, distinct names)", f.key, s)
+			}
+		}
+	}
+	sp := &Spec{Params: j.Params, Traces: j.Traces, Apps: j.Apps, Inputs: j.Inputs, Templates: j.Templates, catalog: cat}
 	seen := map[string]bool{}
 	for hi, hj := range j.Handlers {
 		if hj.Handler == "" {

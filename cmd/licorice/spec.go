@@ -118,7 +118,10 @@ func suggestHandler(sp *learn.Spec, name string) string {
 }
 
 func newSpecMergeCmd() *cobra.Command {
-	var out string
+	var (
+		out   string
+		force bool
+	)
 	cmd := &cobra.Command{
 		Use:   "merge SPEC... -o SPEC",
 		Short: "Combine specs learned on shards of the traces",
@@ -153,7 +156,7 @@ Example:
 				}
 				specs = append(specs, sp)
 			}
-			merged, err := learn.Merge(specs...)
+			merged, err := learn.MergeWith(learn.MergeOptions{Force: force}, specs...)
 			if err != nil {
 				return err
 			}
@@ -170,6 +173,7 @@ Example:
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", `the spec file to write ("-": standard output)`)
+	cmd.Flags().BoolVar(&force, "force", false, "merge specs of different apps, or learned from some of the same traces")
 	return cmd
 }
 
