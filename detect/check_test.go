@@ -629,6 +629,12 @@ func TestMismatch(t *testing.T) {
 	if !errors.As(err, &me) || me.Handlers != 1 || me.Traces != 1 || me.App != "test" {
 		t.Fatalf("a spec none of whose handlers ran: %v, want a MismatchError for 1 handler, 1 trace, app test", err)
 	}
+	// A spec that says what it was learned on says so in the error.
+	sp.Apps = []string{"android/other"}
+	if _, err := Detect(context.Background(), sp, []string{path}, Options{}); err == nil || !strings.Contains(err.Error(), `(app "test"): the spec was learned on android/other`) {
+		t.Fatalf("with the spec's apps: %v", err)
+	}
+	sp.Apps = nil
 	res, err := Detect(context.Background(), sp, []string{path}, Options{AllowMismatch: true})
 	if err != nil || len(res.Reports) != 0 {
 		t.Fatalf("with AllowMismatch: %v, %d reports", err, len(res.Reports))

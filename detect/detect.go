@@ -44,7 +44,8 @@ type Options struct {
 // conditions for) ran in any of the traces.
 type MismatchError struct {
 	Handlers, Traces int
-	App              string // the traces' app, if their headers name one
+	App              string   // the traces' app, if their headers name one
+	SpecApps         []string // the apps the spec was learned on (Spec.Apps), if it says
 }
 
 func (e *MismatchError) Error() string {
@@ -52,7 +53,11 @@ func (e *MismatchError) Error() string {
 	if e.App != "" {
 		app = fmt.Sprintf(" (app %q)", e.App)
 	}
-	return fmt.Sprintf("detect: none of the spec's %d handlers ran in the %d traces%s: is the spec learned from this program? (--allow-mismatch checks them anyway)", e.Handlers, e.Traces, app)
+	learned := "is the spec learned from this program?"
+	if len(e.SpecApps) > 0 {
+		learned = fmt.Sprintf("the spec was learned on %s", strings.Join(e.SpecApps, ", "))
+	}
+	return fmt.Sprintf("detect: none of the spec's %d handlers ran in the %d traces%s: %s (--allow-mismatch checks them anyway)", e.Handlers, e.Traces, app, learned)
 }
 
 // Result is what a detection run found.
@@ -284,7 +289,7 @@ func mismatch(sp *learn.Spec, results []*traceResult, allowed bool) error {
 		}
 		app = cmp.Or(app, tr.stats.App)
 	}
-	return &MismatchError{Handlers: handlers, Traces: len(results), App: app}
+	return &MismatchError{Handlers: handlers, Traces: len(results), App: app, SpecApps: sp.Apps}
 }
 
 // analyze detects on one trace and turns its findings into records for
