@@ -104,10 +104,8 @@ func Demo(ctx context.Context, w io.Writer, cfg DemoConfig) error {
 		return err
 	}
 	conds := res.Spec.Conditions()
-	d.para("   → ", fmt.Sprintf("%s for %s, among them:", plural(len(conds), "condition"), plural(len(res.Spec.Handlers), "handler")))
-	for _, c := range bugConditions(app, conds) {
-		d.para("       ", fmt.Sprintf("%s   (held in all %d invocations)", c.Text(), c.Support))
-	}
+	bugConds := bugConditions(app, conds)
+	d.learned(len(conds), len(res.Spec.Handlers), bugConds)
 
 	// 3. A test run that passes.
 	d.para("3. ", fmt.Sprintf("Record a new run of %d actions, as a test would.", cfg.TestActions))
@@ -161,7 +159,7 @@ func Demo(ctx context.Context, w io.Writer, cfg DemoConfig) error {
 	d.rule("")
 	d.line()
 	raceFound, _ := score(app, raceGroups)
-	d.explain(app, det, test.Crash == "", len(raceGroups), len(raceFound))
+	d.explain(app, det, test.Crash == "", len(raceGroups), len(raceFound), conds)
 	d.line()
 	d.say("Try it yourself:")
 	d.say("  licorice record --app %s --runs %d --actions %d -o train/", app.Name, cfg.TrainRuns, cfg.TrainActions)
@@ -176,7 +174,7 @@ func Demo(ctx context.Context, w io.Writer, cfg DemoConfig) error {
 
 // explain tells which reports are the app's known bugs and which are not,
 // and how many of them the race detector's groups include.
-func (d *demoWriter) explain(app *apps.App, det *detect.Result, passed bool, raceGroups, raceFound int) {
+func (d *demoWriter) explain(app *apps.App, det *detect.Result, passed bool, raceGroups, raceFound int, conds []*learn.Condition) {
 	var bugs, others []string
 	found := map[string]bool{}
 	for _, r := range det.Reports {
@@ -192,14 +190,21 @@ func (d *demoWriter) explain(app *apps.App, det *detect.Result, passed bool, rac
 			others = append(others, fmt.Sprintf("#%d", r.ID))
 		}
 	}
-	var missed []string
+	var missed, unlearned []string
 	for _, h := range app.Harmful {
-		if !found[h.A+" / "+h.B] {
+		if found[h.A+" / "+h.B] {
+			continue
+		}
+		if !slices.ContainsFunc(conds, func(c *learn.Condition) bool { return onData(c, h.A, h.Data) || onData(c, h.B, h.Data) }) {
+			unlearned = append(unlearned, h.A+" / "+h.B)
+		} else {
 			missed = append(missed, h.A+" / "+h.B)
 		}
 	}
 	d.say("What happened:")
 	switch {
+	case len(bugs) == 0 && len(missed) == 0:
+		d.para("  ", "none of the reports is one of the app's known bugs: training learned no condition on a bug's data, so there was nothing for the bug to break.")
 	case len(bugs) == 0:
 		d.para("  ", "none of the reports is one of the app's known bugs: this run never had the events of a bug unordered.")
 	default:
@@ -221,6 +226,22 @@ func (d *demoWriter) explain(app *apps.App, det *detect.Result, passed bool, rac
 	}
 	if len(missed) > 0 {
 		d.para("  ", fmt.Sprintf("Not found in this run: %s (its events were ordered, or never both ran).", strings.Join(missed, "; ")))
+	}
+	if len(unlearned) > 0 {
+		d.para("  ", fmt.Sprintf("Not found: %s: training learned no condition on its data (more or longer training runs may).", strings.Join(unlearned, "; ")))
+	}
+}
+
+// learned says what learning found: how many conditions, and those on
+// the data of the known bugs, or that there are none.
+func (d *demoWriter) learned(conds, handlers int, bugConds []*learn.Condition) {
+	if len(bugConds) == 0 {
+		d.para("   → ", fmt.Sprintf("%s for %s, none of them on the data of a known bug.", plural(conds, "condition"), plural(handlers, "handler")))
+		return
+	}
+	d.para("   → ", fmt.Sprintf("%s for %s, among them:", plural(conds, "condition"), plural(handlers, "handler")))
+	for _, c := range bugConds {
+		d.para("       ", fmt.Sprintf("%s   (held in all %d invocations)", c.Text(), c.Support))
 	}
 }
 

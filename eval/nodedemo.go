@@ -99,12 +99,13 @@ func NodeDemo(ctx context.Context, w io.Writer, cfg NodeDemoConfig) error {
 		return err
 	}
 	conds := res.Spec.Conditions()
-	d.para("   → ", fmt.Sprintf("%s for %s, among them:", plural(len(conds), "condition"), plural(len(res.Spec.Handlers), "handler")))
+	var bugConds []*learn.Condition
 	for _, c := range conds {
 		if onData(c, nodeBugReq, nodeBugData) {
-			d.para("       ", fmt.Sprintf("%s   (held in all %d invocations)", c.Text(), c.Support))
+			bugConds = append(bugConds, c)
 		}
 	}
+	d.learned(len(conds), len(res.Spec.Handlers), bugConds)
 
 	testRun := func(sub string, fixed bool) (nodejs.RunSummary, error) {
 		var s nodejs.RunSummary
