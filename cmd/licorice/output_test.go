@@ -156,3 +156,29 @@ func TestSIGTERMCancels(t *testing.T) {
 		t.Fatal("SIGTERM did not cancel the context")
 	}
 }
+
+// Every command that reads traces takes a directory for its traces.
+func TestDirectoriesEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, boxTrace, dir)
+	copyFile(t, detectTrace, dir)
+	for _, args := range [][]string{
+		{"traces", "validate", dir},
+		{"traces", "stat", dir},
+		{"races", "--summary", dir},
+		{"learn", dir, "-o", "-"},
+		{"detect", "--spec", detectSpec, "--allow-mismatch", dir},
+	} {
+		out, errs, code := runCLI(t, nil, args...)
+		// Both traces are read: the directory's two files are named, or
+		// counted ("from 1 trace ...; 1 trace skipped", "in 2 traces").
+		named := strings.Contains(out+errs, "box.jsonl") && strings.Contains(out+errs, "demo.jsonl")
+		counted := strings.Contains(errs, "1 trace skipped") || strings.Contains(out, "in 2 traces")
+		if code > 1 || !named && !counted {
+			t.Errorf("%q: exit %d, stdout %.200q, stderr %.200q", args, code, out, errs)
+		}
+	}
+	if out, _, code := runCLI(t, nil, "traces", "cat", dir); code != 0 || strings.Count(out, `"licorice_trace"`) != 2 {
+		t.Errorf("traces cat DIR: exit %d, %d headers", code, strings.Count(out, `"licorice_trace"`))
+	}
+}

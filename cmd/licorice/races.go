@@ -8,6 +8,7 @@ import (
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/detect/races"
+	"github.com/licorice-dev/licorice/traces"
 )
 
 func newRacesCmd() *cobra.Command {
@@ -22,7 +23,7 @@ func newRacesCmd() *cobra.Command {
 		summary    bool
 	)
 	cmd := &cobra.Command{
-		Use:   "races TRACE...",
+		Use:   "races TRACE|DIR...",
 		Short: "Find data races and use-free races between concurrent events",
 		Long: `Races finds the races of each trace: pairs of accesses to the same heap
 location that no happens-before order separates (computed by AsyncClock
@@ -60,7 +61,7 @@ Example:
   licorice races run-07.lct
   licorice races --kind use-free --filter harmless.txt runs/*.lct
   licorice races --format json --window 0 run-07.lct | jq '.traces[0].summary'`,
-		Args: argsFor(1, -1, "the traces (files, or - for standard input)"),
+		Args: argsFor(1, -1, "the traces (files, directories, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg := races.Config{Window: window, All: all, Unfiltered: unfiltered, PerGroup: perGroup}
 			if perGroup < 0 {
@@ -90,7 +91,11 @@ Example:
 				cfg.Harmless = f
 			}
 			var reports []*races.Report
-			for _, path := range args {
+			paths, err := traces.Paths(args, true)
+			if err != nil {
+				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
+			}
+			for _, path := range paths {
 				r, done, err := openTrace(cmd, path)
 				if err != nil {
 					return err

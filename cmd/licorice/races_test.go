@@ -70,7 +70,7 @@ func TestRacesCommandErrors(t *testing.T) {
 		code int
 		want string // in stderr
 	}{
-		{[]string{"races"}, 2, "races: give the traces (files, or - for standard input) (usage: licorice races TRACE..."},
+		{[]string{"races"}, 2, "races: give the traces (files, directories, or - for standard input) (usage: licorice races TRACE|DIR..."},
 		{[]string{"races", "--kind", "lost", mytracks}, 2, `--kind "lost": want data or use-free`},
 		{[]string{"races", "--format", "xml", mytracks}, 2, `--format "xml": want text or json`},
 		{[]string{"races", "--window", "-1s", mytracks}, 2, "--window -1s: must not be negative"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -11,7 +12,7 @@ import (
 func newTracesCatCmd() *cobra.Command {
 	var noValidate bool
 	cmd := &cobra.Command{
-		Use:   "cat FILE...",
+		Use:   "cat TRACE|DIR...",
 		Short: "Print traces of any form as canonical JSON Lines",
 		Long: `Cat prints each trace, whatever its form (.jsonl, .jsonl.zst, .lct), as its
 canonical JSON Lines: the header, then one operation per line, keys in a fixed
@@ -26,10 +27,14 @@ that breaks the contract's rules but is well formed).
 
 Example:
   licorice traces cat run-07.lct | grep '"op":"send"'`,
-		Args: argsFor(1, -1, "the traces (files, or - for standard input)"),
+		Args: argsFor(1, -1, "the traces (files, directories, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
-			for _, path := range args {
+			paths, err := traces.Paths(args, true)
+			if err != nil {
+				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
+			}
+			for _, path := range paths {
 				if err := catTrace(cmd, out, path, noValidate); err != nil {
 					out.Flush()
 					return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -12,7 +13,7 @@ import (
 func newTracesStatCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "stat FILE...",
+		Use:   "stat TRACE|DIR...",
 		Short: "Summarize traces: operations, threads, queues, events, handlers, time",
 		Long: `Stat reads each trace and says what it holds:
 
@@ -37,11 +38,15 @@ With --json it prints a JSON array with one object per file, for machines.
 Example:
   licorice traces stat run-07.lct
   licorice traces stat --json traces/*.lct | jq '.[].events.pending'`,
-		Args: argsFor(1, -1, "the traces (files, or - for standard input)"),
+		Args: argsFor(1, -1, "the traces (files, directories, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var all []*traces.Summary
 			out := cmd.OutOrStdout()
-			for i, path := range args {
+			paths, err := traces.Paths(args, true)
+			if err != nil {
+				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
+			}
+			for i, path := range paths {
 				s, err := statTrace(cmd, path)
 				if err != nil {
 					return err

@@ -12,7 +12,7 @@ import (
 func newTracesValidateCmd() *cobra.Command {
 	var maxErrors int
 	cmd := &cobra.Command{
-		Use:   "validate FILE...",
+		Use:   "validate TRACE|DIR...",
 		Short: "Check traces against the trace contract and list every error",
 		Long: `Validate checks each trace against the whole trace contract
 (docs/trace-format.md): the syntax and the type of every field, and the rules
@@ -29,14 +29,18 @@ truncated or corrupt. The exit status is 0 if every trace is valid, 1 if not.
 
 Example:
   licorice traces validate --max-errors 10 traces/*.jsonl`,
-		Args: argsFor(1, -1, "the traces (files, or - for standard input)"),
+		Args: argsFor(1, -1, "the traces (files, directories, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if maxErrors < 0 {
 				return usageError{fmt.Errorf("--max-errors must not be negative")}
 			}
 			out := cmd.OutOrStdout()
 			bad := 0
-			for _, path := range args {
+			paths, err := traces.Paths(args, true)
+			if err != nil {
+				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
+			}
+			for _, path := range paths {
 				n, err := validateTrace(cmd, path, maxErrors)
 				if err != nil {
 					if !errors.Is(err, traces.ErrTooManyErrors) {
