@@ -11,7 +11,10 @@ import (
 )
 
 func newTracesStatCmd() *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON bool
+		format string
+	)
 	cmd := &cobra.Command{
 		Use:   "stat TRACE|DIR...",
 		Short: "Summarize traces: operations, threads, queues, events, handlers, time",
@@ -33,13 +36,21 @@ Memory stays flat whatever the trace's size: stat keeps counts, not the trace
 checks the syntax but not the contract's rules (see "licorice traces
 validate"), and stops at the first error.
 
-With --json it prints a JSON array with one object per file, for machines.
+With --format json it prints a JSON array with one object per file, for
+machines.
 
 Example:
   licorice traces stat run-07.lct
-  licorice traces stat --json traces/*.lct | jq '.[].events.pending'`,
+  licorice traces stat --format json traces/ | jq '.[].events.pending'`,
 		Args: argsFor(1, -1, "the traces (files, directories, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "text":
+			case "json":
+				asJSON = true
+			default:
+				return usageError{fmt.Errorf("stat: --format %q: want text or json", format)}
+			}
 			var all []*traces.Summary
 			out := cmd.OutOrStdout()
 			paths, err := traces.Paths(args, true)
@@ -70,7 +81,11 @@ Example:
 			return enc.Encode(all)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for machines")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	// --json is what this command took before --format, as every other
+	// command has; it still works, unlisted.
+	cmd.Flags().BoolVar(&asJSON, "json", false, "the same as --format json")
+	cmd.Flags().MarkHidden("json")
 	return cmd
 }
 

@@ -93,11 +93,15 @@ func TestTracesStat(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	checkGolden(t, "traces", "stat.golden", out)
-	out, errs, code = runCLI(t, nil, "traces", "stat", "--json", myTracks, myTracks)
+	out, errs, code = runCLI(t, nil, "traces", "stat", "--format", "json", myTracks, myTracks)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	checkGolden(t, "traces", "stat-json.golden", out)
+	// --json, from before --format, still says the same.
+	if old, _, code := runCLI(t, nil, "traces", "stat", "--json", myTracks, myTracks); code != 0 || old != out {
+		t.Errorf("--json: exit %d, and not the output of --format json", code)
+	}
 }
 
 func TestTracesValidate(t *testing.T) {
