@@ -75,9 +75,12 @@ func (c *Config) Defaults() {
 // Table is the result: one row per app and their total, shaped like
 // thesis Table 5.1.
 type Table struct {
-	Config Settings `json:"config"`
-	Rows   []Row    `json:"apps"`
-	Total  Row      `json:"total"`
+	// Version is the version of this JSON form (1), under the key every
+	// JSON output of licorice has: licorice_races, licorice_detect, ...
+	Version int      `json:"licorice_eval"`
+	Config  Settings `json:"config"`
+	Rows    []Row    `json:"apps"`
+	Total   Row      `json:"total"`
 }
 
 // Settings is the part of a Config that shapes the numbers.
@@ -140,7 +143,7 @@ func Run(ctx context.Context, cfg Config) (*Table, error) {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	t := &Table{Config: Settings{
+	t := &Table{Version: 1, Config: Settings{
 		TrainRuns: cfg.TrainRuns, TrainActions: cfg.TrainActions, Shuffled: cfg.Shuffled,
 		TestRuns: cfg.TestRuns, TestActions: cfg.TestActions, Seed: cfg.Seed, WindowMS: cfg.Window.Milliseconds(),
 	}}

@@ -113,7 +113,7 @@ type NodeConfig struct {
 
 // NodeTable is the result: a row per bug and a row per fixed version.
 type NodeTable struct {
-	Version int          `json:"version"` // of this JSON shape: 1
+	Version int          `json:"licorice_eval"` // of this JSON form: 1, as Table's
 	Config  NodeSettings `json:"config"`
 	Rows    []NodeRow    `json:"rows"`
 	Total   NodeRow      `json:"total"`

@@ -126,11 +126,12 @@ func TestEvalCommand(t *testing.T) {
 		t.Fatalf("status %d: %s", code, errs)
 	}
 	var tab struct {
-		Rows []struct {
+		Version int `json:"licorice_eval"` // the version key every JSON output has
+		Rows    []struct {
 			App string `json:"app"`
 		} `json:"apps"`
 	}
-	if err := json.Unmarshal([]byte(out), &tab); err != nil || len(tab.Rows) != 1 || tab.Rows[0].App != "eventracer" {
+	if err := json.Unmarshal([]byte(out), &tab); err != nil || tab.Version != 1 || len(tab.Rows) != 1 || tab.Rows[0].App != "eventracer" {
 		t.Errorf("eval --format json: %v\n%s", err, out)
 	}
 	for _, args := range [][]string{
