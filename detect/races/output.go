@@ -185,7 +185,7 @@ func (a *Access) writeText(w *bufio.Writer) {
 		}
 	}
 	if a.HasTS {
-		fmt.Fprintf(w, ", ts %s", strconv.FormatFloat(a.TS, 'f', -1, 64))
+		fmt.Fprintf(w, ", at %s ms", strconv.FormatFloat(a.TS, 'f', -1, 64))
 	}
 	if a.Src != "" {
 		fmt.Fprintf(w, ", %s", a.Src)
