@@ -88,7 +88,7 @@ type RuleUse struct {
 
 // TraceStats are counts about one analysed trace.
 type TraceStats struct {
-	File string `json:"file"`
+	File string `json:"trace"` // the trace's file name, as every JSON output names it
 	App  string `json:"app,omitempty"`
 	Run  string `json:"run,omitempty"`
 	Ops  int64  `json:"ops"`

@@ -13,7 +13,7 @@ import (
 // Summary is what `licorice traces stat` tells about a trace: counts of
 // what it holds, in memory that does not grow with the trace.
 type Summary struct {
-	File     string `json:"file"`
+	File     string `json:"trace"` // the file name, as every JSON output names a trace
 	Format   string `json:"format"`
 	Platform string `json:"platform,omitempty"`
 	App      string `json:"app,omitempty"`
