@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -260,10 +261,13 @@ func (t *tracker) point(line int, ts float64, hasTS bool, src traces.Sym) Point 
 	return p
 }
 
-func (t *tracker) values(vs []traces.Value) []string {
-	out := make([]string, len(vs))
+func (t *tracker) values(vs []traces.Value) []Value {
+	out := make([]Value, len(vs))
 	for i, v := range vs {
-		out[i] = formatValue(v, t.syms)
+		out[i] = Value{Text: formatValue(v, t.syms), JSON: json.RawMessage(`{"unknown":true}`)}
+		if !v.IsAbsent() {
+			out[i].JSON = traces.AppendValueJSON(nil, v, t.syms)
+		}
 	}
 	return out
 }

@@ -10,7 +10,7 @@ import (
 // JSONVersion is the version of the JSON report format ([WriteJSON]);
 // docs/detection.md documents it. Fields may be added within a version;
 // none is removed or changes meaning.
-const JSONVersion = 1
+const JSONVersion = 2
 
 type jsonDoc struct {
 	Version  int          `json:"licorice_detect"`

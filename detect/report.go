@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -171,10 +172,25 @@ type Event struct {
 	// Values are a REQ's values read; Before and After a GEN's or KILL's
 	// values of the condition's data around it; each in the order of
 	// Locations.
-	Values []string `json:"values,omitempty"`
-	Before []string `json:"before,omitempty"`
-	After  []string `json:"after,omitempty"`
+	Values []Value `json:"values,omitempty"`
+	Before []Value `json:"before,omitempty"`
+	After  []Value `json:"after,omitempty"`
 }
+
+// Value is a datum's value in a report: Text as the text report shows it
+// (null, o17, 42, "text", ? if unknown) and JSON in the trace's spelling
+// (null, {"ref":"o17"}, 42, "text"; {"unknown":true}), as every JSON
+// output of licorice gives values.
+type Value struct {
+	Text string
+	JSON json.RawMessage
+}
+
+// MarshalJSON writes the value's JSON form.
+func (v Value) MarshalJSON() ([]byte, error) { return v.JSON, nil }
+
+// String is the value's text.
+func (v Value) String() string { return v.Text }
 
 // Point is an op of the trace.
 type Point struct {

@@ -232,7 +232,7 @@ func (p *printer) event(in string, e Event, locs []Location) {
 	if e.Role == "REQ" {
 		var parts []string
 		for i, l := range locs {
-			parts = append(parts, l.String()+" = "+e.Values[i])
+			parts = append(parts, l.String()+" = "+e.Values[i].Text)
 		}
 		verdict := "holds"
 		if e.Holds != nil && !*e.Holds {
@@ -242,10 +242,10 @@ func (p *printer) event(in string, e Event, locs []Location) {
 	} else {
 		var parts []string
 		for i, l := range locs {
-			if e.Before[i] == e.After[i] {
-				parts = append(parts, l.String()+" = "+e.After[i])
+			if e.Before[i].Text == e.After[i].Text {
+				parts = append(parts, l.String()+" = "+e.After[i].Text)
 			} else {
-				parts = append(parts, l.String()+": "+e.Before[i]+" → "+e.After[i])
+				parts = append(parts, l.String()+": "+e.Before[i].Text+" → "+e.After[i].Text)
 			}
 		}
 		did = strings.Join(parts, ", ")

@@ -157,6 +157,11 @@ func appendIntField(b []byte, name string, n int64) []byte {
 	return strconv.AppendInt(b, n, 10)
 }
 
+// AppendValueJSON appends v as JSON, in the canonical spelling of the
+// trace's text form (null, {"ref":"o3"}, 42, 1.5, true, "text"): the one
+// form every JSON output of licorice gives values in. NoValue is null.
+func AppendValueJSON(b []byte, v Value, syms *Symbols) []byte { return appendValue(b, v, syms) }
+
 // appendValue appends v in its canonical spelling.
 func appendValue(b []byte, v Value, syms *Symbols) []byte {
 	switch v.Kind() {

@@ -327,37 +327,12 @@ func (d *Detector) reportAccess(k Kind, a *access) Access {
 
 // valueJSON returns v as the trace's text form spells it ("" if absent).
 func valueJSON(v traces.Value, syms *traces.Symbols) string {
-	switch v.Kind() {
-	case traces.NullValue:
-		return "null"
-	case traces.RefValue:
-		return `{"ref":` + quoteJSON(syms.String(v.Sym())) + "}"
-	case traces.IntValue:
-		return strconv.FormatInt(v.Int(), 10)
-	case traces.FloatValue:
-		s := strconv.FormatFloat(v.Float(), 'g', -1, 64)
-		if !containsAny(s, ".eEn") { // keep it a float: 2 → 2.0
-			s += ".0"
-		}
-		return s
-	case traces.BoolValue:
-		return strconv.FormatBool(v.Bool())
-	case traces.StringValue:
-		return quoteJSON(syms.String(v.Sym()))
+	if v.IsAbsent() {
+		return ""
 	}
-	return ""
+	return string(traces.AppendValueJSON(nil, v, syms))
 }
 
-func containsAny(s, chars string) bool {
-	for i := range len(s) {
-		for j := range len(chars) {
-			if s[i] == chars[j] {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // sortGroups puts groups in report order: each group's races uncovered
 // first, then by line; groups with an uncovered race first, then by their
