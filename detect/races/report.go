@@ -333,7 +333,6 @@ func valueJSON(v traces.Value, syms *traces.Symbols) string {
 	return string(traces.AppendValueJSON(nil, v, syms))
 }
 
-
 // sortGroups puts groups in report order: each group's races uncovered
 // first, then by line; groups with an uncovered race first, then by their
 // first race.
