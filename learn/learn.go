@@ -176,21 +176,6 @@ func sortedSet(s []string) []string {
 	return slices.Compact(s)
 }
 
-// traceID is a trace file's identity in Spec.Inputs: the first 16 hex
-// digits of the SHA-256 of its bytes.
-func traceID(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8]), nil
-}
-
 // worker learns from one trace at a time, into its own handler states,
 // with one Symbols table that it empties before each trace.
 type worker struct {
@@ -213,7 +198,15 @@ func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
 	// trace the worker read (each event's, each object's) would stay.
 	w.syms.Reset()
 	clear(w.names.cache)
-	r, err := traces.Open(path, traces.WithSymbols(w.syms))
+	f, err := os.Open(path)
+	if err != nil {
+		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
+	}
+	defer f.Close()
+	// The trace's identity in Spec.Inputs is the first 16 hex digits of
+	// the SHA-256 of its bytes, hashed as they are read, not read again.
+	hash := sha256.New()
+	r, err := traces.NewReader(io.TeeReader(f, hash), traces.WithName(path), traces.WithSymbols(w.syms))
 	if err != nil {
 		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
 	}
@@ -255,9 +248,10 @@ func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
 	if hd.Platform != "" {
 		out.app = hd.Platform + "/" + hd.App
 	}
-	if out.id, err = traceID(path); err != nil {
-		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
+	if _, err := io.Copy(hash, f); err != nil { // what the reader left unread
+		return traceOutcome{err: fmt.Errorf("learn: read %s: %w", path, err)}
 	}
+	out.id = hex.EncodeToString(hash.Sum(nil)[:8])
 	for sym, l := range local {
 		handler := w.syms.String(sym)
 		h := w.handlers[handler]
