@@ -60,7 +60,7 @@ func Create(dest string) (*File, error) {
 		dir = "."
 	}
 	removeStale(dir, base)
-	f, err := os.CreateTemp(dir, tempPrefix(base)+"*")
+	f, err := os.CreateTemp(dir, TempPrefix(base)+"*")
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", dest, err)
 	}
@@ -136,16 +136,14 @@ func resolve(dest string) (string, fs.FileInfo, error) {
 	return target, info, nil
 }
 
-// tempPrefix is the name of base's temporary files, up to the random part.
-func tempPrefix(base string) string {
+// TempPrefix is the name of the output file base's temporary files up to
+// their random part: Create's own, and any scratch file that belongs to
+// that output (os.CreateTemp(dir, TempPrefix(base)+"raw-*")), which the
+// next Create of the output removes if this process was killed before it
+// could.
+func TempPrefix(base string) string {
 	return "." + base + ".tmp-" + strconv.Itoa(os.Getpid()) + "-"
 }
-
-// TempPrefix is the start of the name of a scratch file that belongs to
-// the output file base (os.CreateTemp(dir, TempPrefix(base)+"raw-*")):
-// the next Create of that output removes it if this process was killed
-// before it could.
-func TempPrefix(base string) string { return tempPrefix(base) }
 
 // removeStale removes base's temporary files in dir whose process is gone.
 func removeStale(dir, base string) {
