@@ -14,7 +14,8 @@ import (
 // condition, each in trace order.
 func found(t *testing.T, s *script, cs ...specCond) []string {
 	t.Helper()
-	a, err := passes(context.Background(), makeSpec(t, cs...), s.file(t, t.TempDir(), "t.jsonl"), 0)
+	path := s.file(t, t.TempDir(), "t.jsonl")
+	a, err := passes(context.Background(), makeSpec(t, cs...), source{path, path}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +424,7 @@ func TestChecks(t *testing.T) {
 func roles(t *testing.T, s *script, cs ...specCond) string {
 	t.Helper()
 	path := s.file(t, t.TempDir(), "t.jsonl")
-	a, err := passes(context.Background(), makeSpec(t, cs...), path, 0)
+	a, err := passes(context.Background(), makeSpec(t, cs...), source{path, path}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

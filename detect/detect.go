@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -38,6 +40,10 @@ type Options struct {
 	// ran; otherwise Detect fails with a *MismatchError (a spec learned
 	// from another program is a mistake, not a clean run).
 	AllowMismatch bool
+	// Stdin is what the path "-" reads (nil: the process's standard
+	// input). Detect reads each trace twice, so it first copies standard
+	// input to a temporary file, removed when it returns.
+	Stdin io.Reader
 }
 
 // MismatchError says that none of a spec's handlers (those it has
@@ -148,15 +154,23 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 	if len(paths) == 0 {
 		return nil, errors.New("detect: no traces")
 	}
-	for _, p := range paths {
-		if p == "-" {
-			return nil, errors.New(`detect: traces must be files ("-" cannot be read twice)`)
+	srcs := make([]source, len(paths))
+	for i, p := range paths {
+		srcs[i] = source{name: p, file: p}
+		if p != "-" {
+			continue
 		}
+		file, err := spool(opts.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("detect: %w", err)
+		}
+		defer os.Remove(file)
+		srcs[i] = source{name: traces.StdinName, file: file}
 	}
 	results := make([]*traceResult, len(paths))
 	err := parallel.ForEach(ctx, len(paths), opts.Workers, opts.Progress, func(ctx context.Context, _, i int) error {
 		var err error
-		results[i], err = analyze(ctx, sp, paths[i], &opts)
+		results[i], err = analyze(ctx, sp, srcs[i], &opts)
 		return err
 	})
 	if err != nil {
@@ -205,8 +219,12 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 	res.AllowedReports = len(all)
 	res.Reports = group(recs)
 	if opts.Explain {
+		files := make(map[string]string, len(srcs))
+		for _, s := range srcs {
+			files[s.name] = s.file
+		}
 		for _, r := range res.Reports {
-			if err := explain(ctx, &r.Example, opts.Window); err != nil {
+			if err := explain(ctx, &r.Example, files[r.Example.Trace], opts.Window); err != nil {
 				return nil, err
 			}
 		}
@@ -214,14 +232,40 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 	return res, nil
 }
 
+// source is a trace to analyse: its name in messages and results, and
+// the file that holds it (a spooled copy of standard input is named
+// traces.StdinName).
+type source struct{ name, file string }
+
+// spool copies stdin (nil: os.Stdin) to a temporary file, which the
+// caller removes, and returns its path.
+func spool(stdin io.Reader) (string, error) {
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	f, err := os.CreateTemp("", "licorice-stdin-*")
+	if err != nil {
+		return "", fmt.Errorf("copy standard input: %w", err)
+	}
+	_, err = io.Copy(f, stdin)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("copy standard input to %s: %w", f.Name(), err)
+	}
+	return f.Name(), nil
+}
+
 // explain completes the why of an instance between two events with the
-// happens-before explanation of their concurrency.
-func explain(ctx context.Context, in *Instance, window time.Duration) error {
+// happens-before explanation of their concurrency; file holds its trace.
+func explain(ctx context.Context, in *Instance, file string, window time.Duration) error {
 	w := in.Concurrent
 	if w == nil || len(in.Events) != 2 || !isEvent(w.Chains[0]) || !isEvent(w.Chains[1]) {
 		return nil
 	}
-	r, err := traces.Open(in.Trace)
+	r, err := traces.Open(file, traces.WithName(in.Trace))
 	if err != nil {
 		return fmt.Errorf("detect: explain: %w", err)
 	}
@@ -294,8 +338,8 @@ func mismatch(sp *learn.Spec, results []*traceResult, allowed bool) error {
 
 // analyze detects on one trace and turns its findings into records for
 // grouping, less those the allow-list suppresses.
-func analyze(ctx context.Context, sp *learn.Spec, path string, opts *Options) (*traceResult, error) {
-	a, err := passes(ctx, sp, path, opts.Window)
+func analyze(ctx context.Context, sp *learn.Spec, src source, opts *Options) (*traceResult, error) {
+	a, err := passes(ctx, sp, src, opts.Window)
 	if err != nil {
 		return nil, err
 	}
@@ -341,10 +385,10 @@ func analyze(ctx context.Context, sp *learn.Spec, path string, opts *Options) (*
 			st.Allowed++
 			continue
 		}
-		rc := record{key: key, handlers: distinct, kind: f.kind, trace: path, spec: spec}
+		rc := record{key: key, handlers: distinct, kind: f.kind, trace: src.name, spec: spec}
 		if ek := (example{key, f.kind}); !examples[ek] {
 			examples[ek] = true
-			in := a.tk.instance(f, sp.Catalog(), path, roles)
+			in := a.tk.instance(f, sp.Catalog(), src.name, roles)
 			rc.example = &in
 		}
 		tr.records = append(tr.records, rc)
@@ -362,16 +406,16 @@ type analysis struct {
 	findings []finding
 }
 
-// passes runs the two passes over the trace at path and the checks: the
+// passes runs the two passes over the trace src and the checks: the
 // first realizes the conditions and finds the REQs, the second follows
 // their data and the clocks (window is AsyncClock's), then the checks
 // run condition by condition.
-func passes(ctx context.Context, sp *learn.Spec, path string, window time.Duration) (*analysis, error) {
+func passes(ctx context.Context, sp *learn.Spec, src source, window time.Duration) (*analysis, error) {
 	syms := traces.NewSymbols()
-	a := &analysis{stats: TraceStats{File: path}, conds: newConds()}
+	a := &analysis{stats: TraceStats{File: src.name}, conds: newConds()}
 	st := &a.stats
 	rl := newRealizer(sp, syms, a.conds, st)
-	err := readTrace(ctx, path, syms, func(r *traces.Reader) {
+	err := readTrace(ctx, src, syms, func(r *traces.Reader) {
 		st.App, st.Run = r.Header().App, r.Header().Run
 	}, func(op *traces.Op, pos int64, line int) error {
 		rl.step(op, pos, line)
@@ -387,9 +431,9 @@ func passes(ctx context.Context, sp *learn.Spec, path string, window time.Durati
 	}
 
 	eng := asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true})
-	eng.SetFile(path)
+	eng.SetFile(src.name)
 	a.tk = newTracker(syms, eng, a.conds, rl)
-	err = readTrace(ctx, path, syms, nil, func(op *traces.Op, pos int64, line int) error {
+	err = readTrace(ctx, src, syms, nil, func(op *traces.Op, pos int64, line int) error {
 		if err := eng.Step(op, line); err != nil {
 			return err
 		}
@@ -407,11 +451,11 @@ func passes(ctx context.Context, sp *learn.Spec, path string, window time.Durati
 	return a, nil
 }
 
-// readTrace streams the trace at path: header (if not nil) sees the
-// reader once opened, visit every op with its number (from 1) and line.
-// Its errors, the reader's and visit's, say "detect".
-func readTrace(ctx context.Context, path string, syms *traces.Symbols, header func(*traces.Reader), visit func(op *traces.Op, pos int64, line int) error) error {
-	r, err := traces.Open(path, traces.WithSymbols(syms))
+// readTrace streams the trace src: header (if not nil) sees the reader
+// once opened, visit every op with its number (from 1) and line. Its
+// errors, the reader's and visit's, say "detect".
+func readTrace(ctx context.Context, src source, syms *traces.Symbols, header func(*traces.Reader), visit func(op *traces.Op, pos int64, line int) error) error {
+	r, err := traces.Open(src.file, traces.WithSymbols(syms), traces.WithName(src.name))
 	if err != nil {
 		return fmt.Errorf("detect: %w", err)
 	}

@@ -27,7 +27,7 @@ func FuzzSpec(f *testing.F) {
 		if _, err := Detect(ctx, sp, []string{trace}, Options{Workers: 1, Explain: true, AllowMismatch: true}); err != nil {
 			t.Fatalf("detect: %v", err)
 		}
-		if _, err := learn.Check(ctx, sp, []string{trace}, 1); err != nil {
+		if _, err := learn.Check(ctx, sp, []string{trace}, learn.CheckOptions{Workers: 1}); err != nil {
 			t.Fatalf("spec check: %v", err)
 		}
 	})

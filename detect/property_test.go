@@ -122,7 +122,7 @@ func TestAgainstReference(t *testing.T) {
 	for seed := range n {
 		rng := rand.New(rand.NewPCG(uint64(seed), 7))
 		path := randomScript(rng).file(t, dir, fmt.Sprintf("r%d.jsonl", seed))
-		a, err := passes(context.Background(), sp, path, 0)
+		a, err := passes(context.Background(), sp, source{path, path}, 0)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

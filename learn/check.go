@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/traces"
@@ -38,13 +39,21 @@ func (r *CheckResult) Falsified() []Verdict {
 	return out
 }
 
+// CheckOptions configure [Check].
+type CheckOptions struct {
+	// Workers is how many traces are read at once (GOMAXPROCS if 0).
+	Workers int
+	// Stdin is what the path "-" reads (nil: the process's standard
+	// input).
+	Stdin io.Reader
+}
+
 // Check replays correct executions against a spec: every realized
 // condition is evaluated on the values its data had when the event began,
 // as detection will, and counted as checked, and as failed if false. A
 // condition that held-back correct runs falsify is a false precondition
 // (thesis §5.6.2). Traces with an error op are skipped, as in learning.
-// workers is how many traces are read at once (GOMAXPROCS if 0).
-func Check(ctx context.Context, sp *Spec, paths []string, workers int) (*CheckResult, error) {
+func Check(ctx context.Context, sp *Spec, paths []string, opts CheckOptions) (*CheckResult, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("check: no traces")
 	}
@@ -60,11 +69,11 @@ func Check(ctx context.Context, sp *Spec, paths []string, workers int) (*CheckRe
 		first   []int // line of the first failure, per condition
 	}
 	outs := make([]outcome, len(paths))
-	err := parallel.ForEach(ctx, len(paths), workers, nil, func(ctx context.Context, _, i int) error {
+	err := parallel.ForEach(ctx, len(paths), opts.Workers, nil, func(ctx context.Context, _, i int) error {
 		o := &outs[i]
 		o.checked, o.failed, o.first = make([]int64, len(conds)), make([]int64, len(conds)), make([]int, len(conds))
 		var err error
-		o.skip, err = checkTrace(ctx, sp, index, paths[i], o.checked, o.failed, o.first)
+		o.skip, err = checkTrace(ctx, sp, index, paths[i], opts.Stdin, o.checked, o.failed, o.first)
 		return err
 	})
 	if err != nil {
@@ -84,7 +93,7 @@ func Check(ctx context.Context, sp *Spec, paths []string, workers int) (*CheckRe
 			v := &res.Verdicts[i]
 			v.Checked += o.checked[i]
 			if o.failed[i] > 0 && v.Failed == 0 {
-				v.FirstFile, v.FirstLine = paths[t], o.first[i]
+				v.FirstFile, v.FirstLine = traces.DisplayName(paths[t]), o.first[i]
 			}
 			v.Failed += o.failed[i]
 		}
@@ -92,8 +101,8 @@ func Check(ctx context.Context, sp *Spec, paths []string, workers int) (*CheckRe
 	return res, nil
 }
 
-func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path string, checked, failed []int64, first []int) (*Skip, error) {
-	r, err := traces.Open(path)
+func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path string, stdin io.Reader, checked, failed []int64, first []int) (*Skip, error) {
+	r, err := traces.Open(path, traces.WithStdin(stdin))
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
@@ -101,7 +110,7 @@ func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path st
 	syms := r.Symbols()
 	s, rz := NewSampler(syms), NewRealizer(sp, syms)
 	var realized []Realized
-	skip, err := readCorrect(ctx, r, path, func(op *traces.Op) {
+	skip, err := readCorrect(ctx, r, r.Name(), func(op *traces.Op) {
 		inv := s.Step(op)
 		if inv == nil {
 			return

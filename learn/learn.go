@@ -33,6 +33,9 @@ type Options struct {
 	// KeepSamples keeps every sample in the result, for the Daikon export.
 	// Memory then grows with the number of samples.
 	KeepSamples bool
+	// Stdin is what the path "-" reads (nil: the process's standard
+	// input).
+	Stdin io.Reader
 }
 
 func (o Options) params() Params {
@@ -115,7 +118,7 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		ws[i] = newWorker(opts.Catalog, opts.KeepSamples)
 	}
 	err := parallel.ForEach(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
-		outcomes[i] = ws[w].trace(ctx, paths[i])
+		outcomes[i] = ws[w].trace(ctx, paths[i], opts.Stdin)
 		return outcomes[i].err
 	})
 	if err != nil {
@@ -134,7 +137,7 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 			}
 		}
 	}
-	for i, o := range outcomes {
+	for _, o := range outcomes {
 		switch {
 		case o.skip != nil:
 			res.Skipped = append(res.Skipped, *o.skip)
@@ -142,7 +145,7 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 			res.Traces++
 			res.Samples += o.samples
 			if opts.KeepSamples {
-				res.Kept = append(res.Kept, TraceSamples{Path: paths[i], Samples: o.kept})
+				res.Kept = append(res.Kept, TraceSamples{Path: o.name, Samples: o.kept})
 			}
 		}
 	}
@@ -167,6 +170,7 @@ type traceOutcome struct {
 	samples int64
 	kept    []Sample
 	app, id string // the trace's "platform/app" and identity (Spec.Inputs)
+	name    string // the trace's path, or traces.StdinName
 }
 
 // sortedSet sorts s and drops its repeats and empty strings.
@@ -192,17 +196,29 @@ func newWorker(cat *invariants.Catalog, keep bool) *worker {
 	return &worker{cat: cat, syms: syms, names: NewNames(syms), keep: keep, handlers: make(map[string]*handlerState)}
 }
 
-func (w *worker) trace(ctx context.Context, path string) (out traceOutcome) {
+// trace learns from the trace at path ("-": stdin, or os.Stdin if nil).
+func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out traceOutcome) {
 	// Ids need not compare across traces (handler states merge by name),
 	// so the table is emptied for each trace: otherwise every id of every
 	// trace the worker read (each event's, each object's) would stay.
 	w.syms.Reset()
 	clear(w.names.cache)
-	f, err := os.Open(path)
-	if err != nil {
-		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
+	var f io.Reader
+	out.name = path
+	if path == "-" {
+		out.name, f = traces.StdinName, stdin
+		if f == nil {
+			f = os.Stdin
+		}
+	} else {
+		file, err := os.Open(path)
+		if err != nil {
+			return traceOutcome{err: fmt.Errorf("learn: %w", err)}
+		}
+		defer file.Close()
+		f = file
 	}
-	defer f.Close()
+	path = out.name
 	// The trace's identity in Spec.Inputs is the first 16 hex digits of
 	// the SHA-256 of its bytes, hashed as they are read, not read again.
 	hash := sha256.New()

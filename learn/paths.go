@@ -1,23 +1,24 @@
 package learn
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/licorice-dev/licorice/traces"
 )
 
-// TracePaths expands the arguments of a learning command: a file is taken
-// as is; a directory stands for the trace files in it (.jsonl, .jsonl.zst,
-// .lct), in name order. "-" is not allowed: traces are read in parallel.
+// TracePaths expands the arguments of a command that learns from or
+// checks a corpus ([traces.Paths]): a file is taken as is; a directory
+// stands for the trace files in it (.jsonl, .jsonl.zst, .lct), in name
+// order; "-" is standard input. A path that does not exist is an error
+// at once, before minutes of work on the others.
 func TracePaths(args []string) ([]string, error) {
 	for _, a := range args {
 		if a == "-" {
-			return nil, fmt.Errorf("%q: training traces must be files", a)
+			continue
 		}
 		if _, err := os.Stat(a); err != nil {
 			return nil, err
 		}
 	}
-	return traces.Paths(args, false)
+	return traces.Paths(args)
 }

@@ -66,7 +66,7 @@ func TestSensitivity(t *testing.T) {
 func study(t *testing.T, train, test []string) (conds, falsified int) {
 	t.Helper()
 	res := learnResult(t, train, Options{})
-	chk, err := Check(context.Background(), res.Spec, test, 0)
+	chk, err := Check(context.Background(), res.Spec, test, CheckOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

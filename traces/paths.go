@@ -10,16 +10,19 @@ import (
 
 // Paths expands the trace arguments of a command: a file stays as it is,
 // a directory becomes its trace files (.jsonl, .jsonl.zst, .lct; not its
-// subdirectories), sorted by name, and "-" (standard input) stays if
-// stdin is true. A directory without traces is an error; a path that
-// cannot be looked at stays as it is, for the command to report.
-func Paths(args []string, stdin bool) ([]string, error) {
+// subdirectories), sorted by name, and "-" (standard input, which holds
+// one trace) stays; it may be given once. A directory without traces is
+// an error; a path that cannot be looked at stays as it is, for the
+// command to report.
+func Paths(args []string) ([]string, error) {
 	var out []string
+	stdin := false
 	for _, a := range args {
 		if a == "-" {
-			if !stdin {
-				return nil, fmt.Errorf(`"-": these traces must be files`)
+			if stdin {
+				return nil, fmt.Errorf(`"-" given twice: standard input holds one trace`)
 			}
+			stdin = true
 			out = append(out, a)
 			continue
 		}

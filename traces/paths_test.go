@@ -29,19 +29,18 @@ func TestPaths(t *testing.T) {
 	tests := []struct {
 		name  string
 		args  []string
-		stdin bool
 		want  []string
 		err   string
 	}{
-		{"a directory: its traces, by name", []string{dir}, true, in("a.jsonl", "b.lct", "c.jsonl.zst"), ""},
-		{"files and - as given", []string{"x.lct", "-", dir + "/notes.txt"}, true, []string{"x.lct", "-", dir + "/notes.txt"}, ""},
-		{"- where it cannot be", []string{"-"}, false, nil, "must be files"},
-		{"a directory without traces", []string{empty}, true, nil, "no trace files"},
-		{"a missing path stays", []string{"nope.jsonl"}, true, []string{"nope.jsonl"}, ""},
+		{"a directory: its traces, by name", []string{dir}, in("a.jsonl", "b.lct", "c.jsonl.zst"), ""},
+		{"files and - as given", []string{"x.lct", "-", dir + "/notes.txt"}, []string{"x.lct", "-", dir + "/notes.txt"}, ""},
+		{"- twice", []string{"-", "a.lct", "-"}, nil, `"-" given twice`},
+		{"a directory without traces", []string{empty}, nil, "no trace files"},
+		{"a missing path stays", []string{"nope.jsonl"}, []string{"nope.jsonl"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Paths(tt.args, tt.stdin)
+			got, err := Paths(tt.args)
 			switch {
 			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
 				t.Fatalf("err = %v, want %q", err, tt.err)

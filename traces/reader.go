@@ -28,6 +28,7 @@ type readerOptions struct {
 	validate bool
 	name     string
 	progress func(ops int)
+	stdin    io.Reader
 }
 
 // WithSymbols makes the reader intern into syms, so that Syms are shared
@@ -40,6 +41,23 @@ func WithoutValidation() Option { return func(o *readerOptions) { o.validate = f
 
 // WithName sets the file name that errors carry.
 func WithName(name string) Option { return func(o *readerOptions) { o.name = name } }
+
+// StdinName is how a trace read from standard input ("-") is named in
+// messages and outputs.
+const StdinName = "<stdin>"
+
+// DisplayName is how the trace at path is named in messages and
+// outputs: path itself, or StdinName for "-".
+func DisplayName(path string) string {
+	if path == "-" {
+		return StdinName
+	}
+	return path
+}
+
+// WithStdin makes [Open] read r for the path "-", instead of the
+// process's standard input.
+func WithStdin(r io.Reader) Option { return func(o *readerOptions) { o.stdin = r } }
 
 // progressEvery is how many ops a reader reads between progress reports.
 const progressEvery = 1 << 16
@@ -88,10 +106,18 @@ type Reader struct {
 }
 
 // Open opens the trace file at path, whatever its form. The name "-" reads
-// standard input.
+// standard input (or the reader of [WithStdin]), named [StdinName].
 func Open(path string, opts ...Option) (*Reader, error) {
 	if path == "-" {
-		return NewReader(os.Stdin, append([]Option{WithName("<stdin>")}, opts...)...)
+		var o readerOptions
+		for _, opt := range opts {
+			opt(&o)
+		}
+		in := o.stdin
+		if in == nil {
+			in = os.Stdin
+		}
+		return NewReader(in, append([]Option{WithName(StdinName)}, opts...)...)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -3,6 +3,7 @@ package traces
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -294,3 +295,22 @@ func plural(n int64) string {
 }
 
 func fmtMS(f float64) string { return string(appendNumber(nil, f)) }
+
+// StatVersion is the version of the JSON form of summaries
+// ("licorice_stat", [WriteSummariesJSON]).
+const StatVersion = 1
+
+// WriteSummariesJSON writes summaries as `licorice traces stat --format
+// json` prints them: {"licorice_stat":1,"traces":[...]}, indented.
+func WriteSummariesJSON(w io.Writer, summaries []*Summary) error {
+	doc := struct {
+		Version int        `json:"licorice_stat"`
+		Traces  []*Summary `json:"traces"`
+	}{StatVersion, summaries}
+	if doc.Traces == nil {
+		doc.Traces = []*Summary{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

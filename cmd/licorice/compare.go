@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -28,6 +29,7 @@ location, explaining every difference.`,
 func newCompareDroidRacerCmd() *cobra.Command {
 	var (
 		format    string
+		out       output
 		app       string
 		lifecycle bool
 	)
@@ -84,6 +86,9 @@ Example:
 			if !cmd.Flags().Changed("app") {
 				app = appOf(args[0])
 			}
+			if err := out.check(args[0]); err != nil {
+				return fmt.Errorf("compare droidracer: %w", err)
+			}
 			l, err := readDroidRacerLog(cmd, args[0])
 			if err != nil {
 				return err
@@ -92,14 +97,17 @@ Example:
 			if err != nil {
 				return err
 			}
-			if format == "json" {
-				return c.WriteJSON(cmd.OutOrStdout())
-			}
-			return c.WriteText(cmd.OutOrStdout())
+			return out.write(cmd, func(w io.Writer, _ bool) error {
+				if format == "json" {
+					return c.WriteJSON(w)
+				}
+				return c.WriteText(w)
+			})
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "text", "output format: text or json")
+	out.register(cmd, "the comparison")
 	f.StringVar(&app, "app", "", "the app name for the imported trace (default: the directory LOG is in)")
 	f.BoolVar(&lifecycle, "lifecycle", false, "import with the orders of Android's activity lifecycle (docs/droidracer.md)")
 	return cmd

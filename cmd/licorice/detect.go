@@ -9,7 +9,6 @@ import (
 
 	"github.com/licorice-dev/licorice/detect"
 	"github.com/licorice-dev/licorice/detect/asyncclock"
-	"github.com/licorice-dev/licorice/internal/atomicfile"
 	"github.com/licorice-dev/licorice/internal/progress"
 	"github.com/licorice-dev/licorice/learn"
 	"github.com/spf13/cobra"
@@ -20,7 +19,7 @@ func newDetectCmd() *cobra.Command {
 		specPath string
 		format   string
 		allow    string
-		out      string
+		out      output
 		window   time.Duration
 		jobs     int
 		exitCode bool
@@ -88,16 +87,14 @@ Example:
 			if err != nil {
 				return usageError{fmt.Errorf("detect: %w", err)}
 			}
-			if out != "" && out != "-" {
-				if err := atomicfile.Check(out, append(paths, specPath, allow)...); err != nil {
-					return fmt.Errorf("detect: %w", err)
-				}
+			if err := out.check(append(paths, specPath, allow)...); err != nil {
+				return fmt.Errorf("detect: %w", err)
 			}
 			sp, err := learn.ReadSpecFile(specPath)
 			if err != nil {
 				return err
 			}
-			opts := detect.Options{Window: window, Workers: jobs, Explain: true, AllowMismatch: mismatch}
+			opts := detect.Options{Window: window, Workers: jobs, Explain: true, AllowMismatch: mismatch, Stdin: cmd.InOrStdin()}
 			if allow != "" {
 				if opts.Allow, err = detect.ReadAllowList(allow); err != nil {
 					return err
@@ -114,7 +111,7 @@ Example:
 			if err != nil {
 				return err
 			}
-			write := func(w io.Writer, color bool) error {
+			err = out.write(cmd, func(w io.Writer, color bool) error {
 				switch format {
 				case "json":
 					return detect.WriteJSON(w, res, specPath)
@@ -122,24 +119,9 @@ Example:
 					return detect.WriteSARIF(w, res, specPath, moduleVersion())
 				}
 				return detect.WriteText(w, res, detect.TextOptions{Color: color})
-			}
-			if out == "" || out == "-" {
-				w := cmd.OutOrStdout()
-				if err := write(w, colorOK(w)); err != nil {
-					return err
-				}
-			} else {
-				f, err := atomicfile.Create(out)
-				if err != nil {
-					return err
-				}
-				defer f.Abort()
-				if err := write(f, false); err != nil {
-					return fmt.Errorf("write %s: %w", out, err)
-				}
-				if err := f.Commit(); err != nil {
-					return err
-				}
+			})
+			if err != nil {
+				return err
 			}
 			if exitCode && len(res.Reports) > 0 {
 				return &exitError{code: 1}
@@ -151,7 +133,7 @@ Example:
 	fl.StringVar(&specPath, "spec", "", "the spec file (from licorice learn)")
 	fl.StringVar(&format, "format", "text", "output format: text, json or sarif")
 	fl.StringVar(&allow, "allow", "", "a file of handlers, classes and conditions known to commute")
-	fl.StringVarP(&out, "out", "o", "", "write the report to this file instead of standard output")
+	out.register(cmd, "the report")
 	fl.DurationVar(&window, "window", asyncclock.DefaultWindow, "AsyncClock's time window (0: the exact happens-before relation)")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "traces to analyse at once (0: one per CPU)")
 	fl.BoolVar(&exitCode, "exit-code", false, "exit with status 1 if anything is reported (for CI)")

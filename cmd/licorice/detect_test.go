@@ -86,7 +86,7 @@ func TestDetectCommandErrors(t *testing.T) {
 		{[]string{"detect", detectTrace}, 2, "--spec SPEC is required"},
 		{[]string{"detect", "--spec", detectSpec}, 2, "detect: give the traces to check (files or directories) (usage: licorice detect --spec SPEC TRACE|DIR..."},
 		{[]string{"detect", "--spec", detectSpec, "--format", "xml", detectTrace}, 2, `--format "xml"`},
-		{[]string{"detect", "--spec", detectSpec, "-"}, 2, "must be files"},
+		{[]string{"detect", "--spec", detectSpec, "-", "-"}, 2, `"-" given twice`},
 		{[]string{"detect", "--spec", detectSpec, "--window", "-1s", detectTrace}, 2, "--window -1s"},
 		{[]string{"detect", "--spec", filepath.Join(dir, "none.json"), detectTrace}, 1, "none.json"},
 		{[]string{"detect", "--spec", detectSpec, "--allow", badAllow, detectTrace}, 1, "allow.txt:2: pair takes two handler patterns"},

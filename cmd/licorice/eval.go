@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
@@ -22,6 +23,7 @@ func newEvalCmd() *cobra.Command {
 		window       time.Duration
 		keep         string
 		format       string
+		out          output
 		node         bool
 		bugs         []string
 	)
@@ -81,8 +83,11 @@ Example:
 			if window < 0 {
 				return usageError{fmt.Errorf("eval: --window %v: want 0 (exact) or a positive duration", window)}
 			}
+			if err := out.check(); err != nil {
+				return fmt.Errorf("eval: %w", err)
+			}
 			if node {
-				return evalNode(cmd, nodeEvalOptions{bugs: bugs, trainRuns: trainRuns, testRuns: testRuns, seed: seed, window: window, keep: keep, format: format})
+				return evalNode(cmd, nodeEvalOptions{bugs: bugs, trainRuns: trainRuns, testRuns: testRuns, seed: seed, window: window, keep: keep, format: format, out: out})
 			}
 			if len(bugs) > 0 {
 				return usageError{fmt.Errorf("eval: --bug is for --node")}
@@ -106,10 +111,12 @@ Example:
 			if err != nil {
 				return err
 			}
-			if format == "json" {
-				return t.WriteJSON(cmd.OutOrStdout())
-			}
-			return t.WriteText(cmd.OutOrStdout())
+			return out.write(cmd, func(w io.Writer, _ bool) error {
+				if format == "json" {
+					return t.WriteJSON(w)
+				}
+				return t.WriteText(w)
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -122,6 +129,7 @@ Example:
 	fl.DurationVar(&window, "window", asyncclock.DefaultWindow, "AsyncClock's time window for both detectors (0: exact)")
 	fl.StringVar(&keep, "keep", "", "keep the traces and specs in this directory (default: a temporary one, removed)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
+	out.register(cmd, "the table")
 	fl.BoolVar(&node, "node", false, "evaluate the real bugs of npm packages (eval/nodebugs) with the Node.js recorder")
 	fl.StringSliceVar(&bugs, "bug", nil, "with --node: evaluate only these bugs (repeatable; default all)")
 	return cmd
@@ -136,6 +144,7 @@ type nodeEvalOptions struct {
 	window    time.Duration
 	keep      string
 	format    string
+	out       output
 }
 
 // evalNode runs `eval --node`.
@@ -175,8 +184,10 @@ func evalNode(cmd *cobra.Command, o nodeEvalOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.format == "json" {
-		return t.WriteJSON(cmd.OutOrStdout())
-	}
-	return t.WriteText(cmd.OutOrStdout())
+	return o.out.write(cmd, func(w io.Writer, _ bool) error {
+		if o.format == "json" {
+			return t.WriteJSON(w)
+		}
+		return t.WriteText(w)
+	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ func newHBCmd() *cobra.Command {
 	var (
 		window time.Duration
 		format string
+		out    output
 	)
 	cmd := &cobra.Command{
 		Use:   "hb TRACE [A B]",
@@ -62,28 +64,36 @@ Example:
 			if format != "text" && format != "json" {
 				return usageError{fmt.Errorf("--format %q: want text or json", format)}
 			}
+			if len(args) == 3 && args[1] == args[2] {
+				return usageError{fmt.Errorf("the two events are the same (%s)", args[1])}
+			}
+			if err := out.check(args[0]); err != nil {
+				return fmt.Errorf("hb: %w", err)
+			}
 			r, done, err := openTrace(cmd, args[0])
 			if err != nil {
 				return err
 			}
 			defer done()
 			if len(args) == 1 {
-				return races.Relation(cmd.Context(), r, window, cmd.OutOrStdout())
-			}
-			if args[1] == args[2] {
-				return usageError{fmt.Errorf("the two events are the same (%s)", args[1])}
+				return out.write(cmd, func(w io.Writer, _ bool) error {
+					return races.Relation(cmd.Context(), r, window, w)
+				})
 			}
 			ex, err := races.Explain(cmd.Context(), r, args[1], args[2], window)
 			if err != nil {
 				return err
 			}
-			if format == "json" {
-				return ex.WriteJSON(cmd.OutOrStdout())
-			}
-			return ex.WriteText(cmd.OutOrStdout())
+			return out.write(cmd, func(w io.Writer, _ bool) error {
+				if format == "json" {
+					return ex.WriteJSON(w)
+				}
+				return ex.WriteText(w)
+			})
 		},
 	}
 	cmd.Flags().DurationVar(&window, "window", asyncclock.DefaultWindow, "time window of the happens-before engine (0: exact)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format for A and B: text or json")
+	out.register(cmd, "the answer")
 	return cmd
 }

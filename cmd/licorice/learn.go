@@ -89,6 +89,7 @@ and samples there were, and how many conditions of each kind were learned.`,
 				Catalog: cat, Limit: limit, MinSupport: minSamples, Workers: jobs,
 				Progress:    func(int) { bar.Add(1) },
 				KeepSamples: daikon != "",
+				Stdin:       cmd.InOrStdin(),
 			})
 			bar.Done()
 			if err != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +23,8 @@ func newRacesCmd() *cobra.Command {
 		format     string
 		perGroup   int
 		summary    bool
+		out        output
+		exitCode   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "races TRACE|DIR...",
@@ -91,9 +95,12 @@ Example:
 				cfg.Harmless = f
 			}
 			var reports []*races.Report
-			paths, err := traces.Paths(args, true)
+			paths, err := traces.Paths(args)
 			if err != nil {
 				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
+			}
+			if err := out.check(append(paths, filterPath)...); err != nil {
+				return fmt.Errorf("races: %w", err)
 			}
 			for _, path := range paths {
 				r, done, err := openTrace(cmd, path)
@@ -107,10 +114,19 @@ Example:
 				}
 				reports = append(reports, rep)
 			}
-			if format == "json" {
-				return races.WriteJSON(cmd.OutOrStdout(), reports)
+			err = out.write(cmd, func(w io.Writer, _ bool) error {
+				if format == "json" {
+					return races.WriteJSON(w, reports)
+				}
+				return races.WriteText(w, reports)
+			})
+			if err != nil {
+				return err
 			}
-			return races.WriteText(cmd.OutOrStdout(), reports)
+			if exitCode && slices.ContainsFunc(reports, func(r *races.Report) bool { return r.Races() > 0 }) {
+				return &exitError{code: 1}
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()
@@ -121,6 +137,8 @@ Example:
 	f.StringVar(&filterPath, "filter", "", "drop the races the rules in `FILE` declare harmless")
 	f.StringVar(&format, "format", "text", "output format: text or json")
 	f.IntVar(&perGroup, "per-group", 10, "list at most `N` races of each group, the first found (all are counted); 0 lists every race")
+	out.register(cmd, "the report")
+	f.BoolVar(&exitCode, "exit-code", false, "exit with status 1 if any race is reported (for CI)")
 	f.BoolVar(&summary, "summary", false, "print the counts only: no groups, no races (the least memory, for very racy traces)")
 	return cmd
 }

@@ -108,7 +108,7 @@ func TestHBCommand(t *testing.T) {
 
 	out, _, code = runCLI(t, nil, "hb", "--window", "0", hbChain)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || len(lines) != 10 || lines[0] != `{"a":"A","b":"C","order":"before"}` {
+	if code != 0 || len(lines) != 11 || !strings.HasPrefix(lines[0], `{"licorice_hb":1,`) || lines[1] != `{"a":"A","b":"C","order":"before"}` {
 		t.Errorf("all pairs: status %d, %d lines:\n%s", code, len(lines), out)
 	}
 

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/licorice-dev/licorice/internal/atomicfile"
@@ -28,6 +30,7 @@ func newSpecShowCmd() *cobra.Command {
 		handler  string
 		disabled bool
 		verbose  bool
+		out      output
 	)
 	cmd := &cobra.Command{
 		Use:   "show SPEC",
@@ -50,6 +53,9 @@ checked on) and confidence (1 minus the chance it held by accident).
 Disabled conditions are left out unless --disabled is given.`,
 		Args: argsFor(1, 1, "the spec file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := out.check(args[0]); err != nil {
+				return fmt.Errorf("spec show: %w", err)
+			}
 			sp, err := learn.ReadSpecFile(args[0])
 			if err != nil {
 				return err
@@ -62,29 +68,32 @@ Disabled conditions are left out unless --disabled is given.`,
 				}
 				hs = []*learn.Handler{h}
 			}
-			w := cmd.OutOrStdout()
-			for _, h := range hs {
-				for _, c := range h.Conditions {
-					if c.Disabled && !disabled {
-						continue
+			return out.write(cmd, func(w io.Writer, _ bool) error {
+				bw := bufio.NewWriter(w)
+				for _, h := range hs {
+					for _, c := range h.Conditions {
+						if c.Disabled && !disabled {
+							continue
+						}
+						line := c.Text()
+						if verbose {
+							line += fmt.Sprintf("  [support %d, confidence %s]", c.Support, formatConfidence(c.Confidence))
+						}
+						if c.Disabled {
+							line += "  (disabled)"
+						}
+						if c.Pinned {
+							line += "  (pinned)"
+						}
+						fmt.Fprintln(bw, line)
 					}
-					line := c.Text()
-					if verbose {
-						line += fmt.Sprintf("  [support %d, confidence %s]", c.Support, formatConfidence(c.Confidence))
-					}
-					if c.Disabled {
-						line += "  (disabled)"
-					}
-					if c.Pinned {
-						line += "  (pinned)"
-					}
-					fmt.Fprintln(w, line)
 				}
-			}
-			return nil
+				return bw.Flush()
+			})
 		},
 	}
 	fl := cmd.Flags()
+	out.register(cmd, "the conditions")
 	fl.StringVar(&handler, "handler", "", "show only this handler's conditions")
 	fl.BoolVar(&disabled, "disabled", false, "show disabled conditions too")
 	fl.BoolVarP(&verbose, "verbose", "v", false, "show each condition's support and confidence")
@@ -216,7 +225,7 @@ Example:
 				return usageError{fmt.Errorf("spec check: %w", err)}
 			}
 			bar := progress.New(cmd.ErrOrStderr(), "check", "traces", int64(len(paths)))
-			res, err := learn.Check(cmd.Context(), sp, paths, jobs)
+			res, err := learn.Check(cmd.Context(), sp, paths, learn.CheckOptions{Workers: jobs, Stdin: cmd.InOrStdin()})
 			bar.Done()
 			if err != nil {
 				return err

@@ -38,14 +38,8 @@ content; "-" reads standard input.`,
 // function when done with the reader: it closes it and clears the bar.
 func openTrace(cmd *cobra.Command, path string, opts ...traces.Option) (*traces.Reader, func(), error) {
 	bar := progress.New(cmd.ErrOrStderr(), path, "ops", 0)
-	opts = append(opts, traces.WithProgress(func(n int) { bar.Add(int64(n)) }))
-	var r *traces.Reader
-	var err error
-	if path == "-" {
-		r, err = traces.NewReader(cmd.InOrStdin(), append([]traces.Option{traces.WithName("<stdin>")}, opts...)...)
-	} else {
-		r, err = traces.Open(path, opts...)
-	}
+	opts = append(opts, traces.WithProgress(func(n int) { bar.Add(int64(n)) }), traces.WithStdin(cmd.InOrStdin()))
+	r, err := traces.Open(path, opts...)
 	if err != nil {
 		bar.Done()
 		return nil, nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -10,7 +11,10 @@ import (
 )
 
 func newTracesCatCmd() *cobra.Command {
-	var noValidate bool
+	var (
+		noValidate bool
+		out        output
+	)
 	cmd := &cobra.Command{
 		Use:   "cat TRACE|DIR...",
 		Short: "Print traces of any form as canonical JSON Lines",
@@ -29,20 +33,28 @@ Example:
   licorice traces cat run-07.lct | grep '"op":"send"'`,
 		Args: argsFor(1, -1, "the traces (files, directories, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
-			paths, err := traces.Paths(args, true)
+			paths, err := traces.Paths(args)
 			if err != nil {
 				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
 			}
-			for _, path := range paths {
-				if err := catTrace(cmd, out, path, noValidate); err != nil {
-					out.Flush()
-					return err
-				}
+			if err := out.check(paths...); err != nil {
+				return fmt.Errorf("cat: %w", err)
 			}
-			return out.Flush()
+			return out.write(cmd, func(w io.Writer, _ bool) error {
+				bw := bufio.NewWriterSize(w, 64<<10)
+				for _, path := range paths {
+					if err := catTrace(cmd, bw, path, noValidate); err != nil {
+						// On standard output, what was read before the
+						// error is shown; a file is not written at all.
+						bw.Flush()
+						return err
+					}
+				}
+				return bw.Flush()
+			})
 		},
 	}
+	out.register(cmd, "the traces")
 	cmd.Flags().BoolVar(&noValidate, "no-validate", false, "check only the syntax, not the rules that relate operations")
 	return cmd
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -14,6 +13,7 @@ func newTracesStatCmd() *cobra.Command {
 	var (
 		asJSON bool
 		format string
+		out    output
 	)
 	cmd := &cobra.Command{
 		Use:   "stat TRACE|DIR...",
@@ -36,12 +36,12 @@ Memory stays flat whatever the trace's size: stat keeps counts, not the trace
 checks the syntax but not the contract's rules (see "licorice traces
 validate"), and stops at the first error.
 
-With --format json it prints a JSON array with one object per file, for
-machines.
+With --format json it prints {"licorice_stat":1,"traces":[...]}, one object per
+file, for machines (docs/json.md).
 
 Example:
   licorice traces stat run-07.lct
-  licorice traces stat --format json traces/ | jq '.[].events.pending'`,
+  licorice traces stat --format json traces/ | jq '.traces[].events.pending'`,
 		Args: argsFor(1, -1, "the traces (files, directories, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
@@ -51,34 +51,37 @@ Example:
 			default:
 				return usageError{fmt.Errorf("stat: --format %q: want text or json", format)}
 			}
-			var all []*traces.Summary
-			out := cmd.OutOrStdout()
-			paths, err := traces.Paths(args, true)
+			paths, err := traces.Paths(args)
 			if err != nil {
 				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
 			}
-			for i, path := range paths {
+			if err := out.check(paths...); err != nil {
+				return fmt.Errorf("stat: %w", err)
+			}
+			// Summaries are small: all are made before anything is
+			// written, so an error leaves no half report.
+			var all []*traces.Summary
+			for _, path := range paths {
 				s, err := statTrace(cmd, path)
 				if err != nil {
 					return err
 				}
+				all = append(all, s)
+			}
+			return out.write(cmd, func(w io.Writer, _ bool) error {
 				if asJSON {
-					all = append(all, s)
-					continue
+					return traces.WriteSummariesJSON(w, all)
 				}
-				if i > 0 {
-					io.WriteString(out, "\n")
+				for i, s := range all {
+					if i > 0 {
+						io.WriteString(w, "\n")
+					}
+					if err := s.WriteText(w); err != nil {
+						return err
+					}
 				}
-				if err := s.WriteText(out); err != nil {
-					return err
-				}
-			}
-			if !asJSON {
 				return nil
-			}
-			enc := json.NewEncoder(out)
-			enc.SetIndent("", "  ")
-			return enc.Encode(all)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
@@ -86,6 +89,7 @@ Example:
 	// command has; it still works, unlisted.
 	cmd.Flags().BoolVar(&asJSON, "json", false, "the same as --format json")
 	cmd.Flags().MarkHidden("json")
+	out.register(cmd, "the summaries")
 	return cmd
 }
 

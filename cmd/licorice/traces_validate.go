@@ -36,7 +36,7 @@ Example:
 			}
 			out := cmd.OutOrStdout()
 			bad := 0
-			paths, err := traces.Paths(args, true)
+			paths, err := traces.Paths(args)
 			if err != nil {
 				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
 			}
@@ -51,11 +51,11 @@ Example:
 				if n > 0 {
 					bad++
 				} else {
-					fmt.Fprintf(out, "%s: ok\n", path)
+					fmt.Fprintf(out, "%s: ok\n", traces.DisplayName(path))
 				}
 			}
 			if bad > 0 {
-				return &exitError{code: 1, msg: fmt.Sprintf("%d of %d traces are invalid", bad, len(args))}
+				return &exitError{code: 1, msg: fmt.Sprintf("%d of %d traces are invalid", bad, len(paths))}
 			}
 			return nil
 		},

@@ -769,9 +769,14 @@ func table31(e1, e2 *xEvent) bool {
 // events), and keeps the times of all events.
 const RelationLimit = 2000
 
+// HBVersion is the version of the JSON forms of `licorice hb`
+// ("licorice_hb"): an Explanation's, and the first line of Relation's.
+const HBVersion = 1
+
 // Relation prints how every pair of events of the trace r is ordered, as
-// JSON lines {"a":…,"b":…,"order":"before"|"after"|"concurrent"}: one line
-// per pair, a sent before b, in send order. A trace of more than
+// JSON lines: first {"licorice_hb":1,"trace":…,"window_ms":…,"events":N},
+// then {"a":…,"b":…,"order":"before"|"after"|"concurrent"}, one line per
+// pair, a sent before b, in send order. A trace of more than
 // RelationLimit events is refused.
 func Relation(ctx context.Context, r *traces.Reader, window time.Duration, w io.Writer) error {
 	var ids []traces.Sym
@@ -791,6 +796,7 @@ func Relation(ctx context.Context, r *traces.Reader, window time.Duration, w io.
 	}
 	syms := r.Symbols()
 	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "{\"licorice_hb\":%d,\"trace\":%s,\"window_ms\":%d,\"events\":%d}\n", HBVersion, quoteJSON(r.Name()), window.Milliseconds(), len(ids))
 	for i, a := range ids {
 		qa := quoteJSON(syms.String(a))
 		for _, b := range ids[i+1:] {

@@ -407,6 +407,7 @@ func (ex *Explanation) WriteJSON(w io.Writer) error {
 		Predecessors []jsonEvent `json:"predecessors"`
 	}
 	doc := struct {
+		Version    int              `json:"licorice_hb"`
 		Trace      string           `json:"trace"`
 		A          string           `json:"a"`
 		B          string           `json:"b"`
@@ -415,7 +416,7 @@ func (ex *Explanation) WriteJSON(w io.Writer) error {
 		Note       string           `json:"note,omitempty"`
 		Steps      []jsonStep       `json:"steps,omitempty"`
 		Concurrent *jsonConcurrency `json:"concurrent,omitempty"`
-	}{Trace: ex.Trace, A: ex.A, B: ex.B, Order: ex.Order.String(), WindowMS: ex.Window.Milliseconds(), Note: ex.Note}
+	}{Version: HBVersion, Trace: ex.Trace, A: ex.A, B: ex.B, Order: ex.Order.String(), WindowMS: ex.Window.Milliseconds(), Note: ex.Note}
 	point := func(p Point) jsonPoint { return jsonPoint(p) }
 	for _, s := range ex.Steps {
 		doc.Steps = append(doc.Steps, jsonStep{Rule: s.Rule.String(), From: point(s.From), To: point(s.To), Why: s.Why})

@@ -20,6 +20,16 @@ type Report struct {
 	Groups  []*Group // in report order: by kind, groups with uncovered races first
 }
 
+// Races is the number of races the report reports, of every kind (those
+// found less those the filters dropped).
+func (r *Report) Races() int {
+	n := 0
+	for _, k := range r.Summary.Kinds {
+		n += k.Races
+	}
+	return n
+}
+
 // Summary counts the races of a report, kind by kind.
 type Summary struct {
 	Kinds    []KindSummary // use-free, then data: the kinds detected
