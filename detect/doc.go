@@ -2,7 +2,7 @@
 // commute (thesis §5.2.2, §5.4): one event relies on a learned
 // precondition that the other makes true or false, and no happens-before
 // order fixes which runs first. It is what `licorice detect` runs;
-// docs/detection.md is the user's guide and the JSON schema.
+// docs/detection.md is the user's guide, docs/json.md the JSON schema.
 //
 // [Detect] takes a spec (learn.Spec) and traces, and returns ranked
 // [Report]s, which [WriteText], [WriteJSON] and [WriteSARIF] print.

@@ -8,7 +8,7 @@ import (
 )
 
 // JSONVersion is the version of the JSON report format ([WriteJSON]);
-// docs/detection.md documents it. Fields may be added within a version;
+// docs/json.md documents it. Fields may be added within a version;
 // none is removed or changes meaning.
 const JSONVersion = 2
 
@@ -37,7 +37,7 @@ type kindReports struct {
 	Reports int  `json:"reports"`
 }
 
-// WriteJSON writes res as one indented JSON object (docs/detection.md);
+// WriteJSON writes res as one indented JSON object (docs/json.md);
 // spec is the spec file's name, as the user gave it.
 func WriteJSON(w io.Writer, res *Result, spec string) error {
 	doc := jsonDoc{

@@ -62,7 +62,7 @@ func (k *Kind) UnmarshalText(b []byte) error {
 
 // Report is one group of findings: every pair of events, in every trace
 // analysed, between the same two handlers on the same symbolic condition.
-// docs/detection.md documents its JSON form.
+// docs/json.md documents its JSON form.
 type Report struct {
 	ID          int    `json:"id"`          // its rank, from 1
 	Fingerprint string `json:"fingerprint"` // stable across runs: a hash of the handlers and the condition

@@ -78,6 +78,7 @@ type Table struct {
 	// Version is the version of this JSON form (1), under the key every
 	// JSON output of licorice has: licorice_races, licorice_detect, ...
 	Version int      `json:"licorice_eval"`
+	Suite   string   `json:"suite"` // "apps": the benchmark apps (NodeTable's is "nodebugs")
 	Config  Settings `json:"config"`
 	Rows    []Row    `json:"apps"`
 	Total   Row      `json:"total"`
@@ -143,7 +144,7 @@ func Run(ctx context.Context, cfg Config) (*Table, error) {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	t := &Table{Version: 1, Config: Settings{
+	t := &Table{Version: 1, Suite: "apps", Config: Settings{
 		TrainRuns: cfg.TrainRuns, TrainActions: cfg.TrainActions, Shuffled: cfg.Shuffled,
 		TestRuns: cfg.TestRuns, TestActions: cfg.TestActions, Seed: cfg.Seed, WindowMS: cfg.Window.Milliseconds(),
 	}}

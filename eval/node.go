@@ -114,6 +114,7 @@ type NodeConfig struct {
 // NodeTable is the result: a row per bug and a row per fixed version.
 type NodeTable struct {
 	Version int          `json:"licorice_eval"` // of this JSON form: 1, as Table's
+	Suite   string       `json:"suite"`         // "nodebugs": the real npm bugs (Table's is "apps")
 	Config  NodeSettings `json:"config"`
 	Rows    []NodeRow    `json:"rows"`
 	Total   NodeRow      `json:"total"`
@@ -188,7 +189,7 @@ func RunNode(ctx context.Context, cfg NodeConfig) (*NodeTable, error) {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	t := &NodeTable{Version: 1, Config: NodeSettings{
+	t := &NodeTable{Version: 1, Suite: "nodebugs", Config: NodeSettings{
 		TrainRuns: cfg.TrainRuns, Shuffled: cfg.Shuffled, TestRuns: cfg.TestRuns, TestShuffled: cfg.TestShuffled,
 		Seed: cfg.Seed, WindowMS: cfg.Window.Milliseconds(),
 	}}

@@ -61,7 +61,7 @@ checks them anyway).
 marked "disabled" in the spec are never checked.
 
 Formats: text (for people; coloured on a terminal), json (a stable schema,
-docs/detection.md), sarif (SARIF 2.1.0, for code-scanning tools and editors).
+docs/json.md), sarif (SARIF 2.1.0, for code-scanning tools and editors).
 
 Example:
 

@@ -59,7 +59,7 @@ docs/races.md), and counts them.
 
 With several traces, each is reported, then the groups merged across them.
 --summary prints the counts alone.
---format json prints one JSON document (schema in docs/races.md).
+--format json prints one JSON document (schema in docs/json.md).
 
 Example:
   licorice races run-07.lct

@@ -83,7 +83,7 @@ type jsonCounts struct {
 	Witnesses int    `json:"witnesses"`
 }
 
-// WriteJSON prints the comparison as one JSON document (docs/droidracer.md
+// WriteJSON prints the comparison as one JSON document (docs/json.md
 // gives its schema).
 func (c *Comparison) WriteJSON(w io.Writer) error {
 	doc := struct {

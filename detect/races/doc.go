@@ -39,7 +39,7 @@
 // are dropped and counted. The rest are grouped by location (named
 // independently of object identity: allocation site and field, or class
 // and field) and the unordered pair of handlers, and printed as text or
-// JSON (docs/races.md).
+// JSON (docs/races.md, docs/json.md).
 //
 // The package also explains orders between events ([Explain]): whether
 // one event happens before another and the shortest chain of rule

@@ -376,7 +376,7 @@ func refs(rs []EventRef) string {
 	return strings.Join(parts, ", ") + "."
 }
 
-// WriteJSON prints the explanation for machines (docs/races.md).
+// WriteJSON prints the explanation for machines (docs/json.md).
 func (ex *Explanation) WriteJSON(w io.Writer) error {
 	type jsonPoint struct {
 		Line  int    `json:"line"`

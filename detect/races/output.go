@@ -209,7 +209,7 @@ func writeMergedText(w *bufio.Writer, reports []*Report) {
 	}
 }
 
-// JSONVersion is the version of the JSON form of reports (docs/races.md).
+// JSONVersion is the version of the JSON form of reports (docs/json.md).
 const JSONVersion = 1
 
 // WriteJSON prints reports for machines, as one JSON document whose schema
