@@ -65,6 +65,16 @@ func ReadTemplateFile(path string) ([]*UserTemplate, error) {
 	return ParseTemplateFile(path, data)
 }
 
+// ReadTemplates is ReadTemplateFile for what r holds (standard input),
+// named name in errors.
+func ReadTemplates(r io.Reader, name string) ([]*UserTemplate, error) {
+	data, err := limitedfile.ReadJSONObjectFrom(r, name, MaxTemplateFileSize, "a template file")
+	if err != nil {
+		return nil, fmt.Errorf("read templates: %w", err)
+	}
+	return ParseTemplateFile(name, data)
+}
+
 // LoadCatalog returns the built-ins plus the templates of the file at path
 // ("" for the built-ins alone).
 func LoadCatalog(path string) (*Catalog, error) {

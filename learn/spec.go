@@ -415,6 +415,16 @@ func ReadSpecFile(path string) (*Spec, error) {
 	return ParseSpec(path, data)
 }
 
+// ReadSpec is ReadSpecFile for what r holds (standard input), named name
+// in errors.
+func ReadSpec(r io.Reader, name string) (*Spec, error) {
+	data, err := limitedfile.ReadJSONObjectFrom(r, name, MaxSpecSize, "a spec")
+	if err != nil {
+		return nil, fmt.Errorf("read spec: %w", err)
+	}
+	return ParseSpec(name, data)
+}
+
 // ParseSpec reads a spec from data, the contents of the file name. It
 // checks everything a user editing the file could get wrong: JSON syntax
 // (with line and column), the version, the templates, and that every

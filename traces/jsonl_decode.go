@@ -251,9 +251,26 @@ func (d *jsonlDecoder) readHeader() (Header, error) {
 	}
 	h, err := parseHeader(line)
 	if err != nil {
-		return Header{}, &LineError{Line: d.lineNo, Msg: "header: " + err.Error(), Fatal: true}
+		msg := "header: " + err.Error()
+		if !bytes.Contains(line, []byte(`"licorice_trace"`)) {
+			msg = notATrace(line)
+		}
+		return Header{}, &LineError{Line: d.lineNo, Msg: msg, Fatal: true}
 	}
 	return h, nil
+}
+
+// notATrace says why a first line without "licorice_trace" is no trace
+// header, naming what the file looks like where that is clear.
+func notATrace(line []byte) string {
+	const want = `not a licorice trace: the first line must be the header {"licorice_trace":1, ...}`
+	switch first := bytes.TrimSpace(line); {
+	case bytes.Contains(first, []byte(`"op"`)):
+		return want + ", before the first op"
+	case bytes.Equal(first, []byte("{")):
+		return want + "; this is a JSON document over several lines (a spec, a template file?)"
+	}
+	return want
 }
 
 func fatal(err error) error {
@@ -348,10 +365,7 @@ func parseHeader(line []byte) (Header, error) {
 		return Header{}, s.unexpected("the end of the line")
 	}
 	if !version {
-		if seen["op"] {
-			return Header{}, errors.New(`missing: the first line must be the header {"licorice_trace":1, ...}`)
-		}
-		return Header{}, errors.New(`missing "licorice_trace": not a licorice trace`)
+		return Header{}, errors.New(notATrace(line))
 	}
 	sortExtra(h.Extra)
 	return h, nil

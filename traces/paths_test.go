@@ -27,10 +27,10 @@ func TestPaths(t *testing.T) {
 		return out
 	}
 	tests := []struct {
-		name  string
-		args  []string
-		want  []string
-		err   string
+		name string
+		args []string
+		want []string
+		err  string
 	}{
 		{"a directory: its traces, by name", []string{dir}, in("a.jsonl", "b.lct", "c.jsonl.zst"), ""},
 		{"files and - as given", []string{"x.lct", "-", dir + "/notes.txt"}, []string{"x.lct", "-", dir + "/notes.txt"}, ""},

@@ -123,6 +123,10 @@ func Open(path string, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory, not a trace file", path)
+	}
 	r, err := NewReader(f, append([]Option{WithName(path)}, opts...)...)
 	if err != nil {
 		f.Close()

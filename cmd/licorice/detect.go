@@ -83,14 +83,17 @@ Example:
 			if jobs < 0 {
 				return usageError{fmt.Errorf("detect: -j %d: want 0 (one per CPU) or more", jobs)}
 			}
+			if err := oneStdin(append(args, specPath, allow)...); err != nil {
+				return err
+			}
 			paths, err := learn.TracePaths(args)
 			if err != nil {
-				return usageError{fmt.Errorf("detect: %w", err)}
+				return fmt.Errorf("detect: %w", err)
 			}
 			if err := out.check(append(paths, specPath, allow)...); err != nil {
 				return fmt.Errorf("detect: %w", err)
 			}
-			sp, err := learn.ReadSpecFile(specPath)
+			sp, err := readSpec(cmd, specPath)
 			if err != nil {
 				return err
 			}

@@ -65,11 +65,14 @@ and samples there were, and how many conditions of each kind were learned.`,
 			if jobs < 0 {
 				return usageError{fmt.Errorf("learn: -j %d: want 0 (one per CPU) or more", jobs)}
 			}
+			if err := oneStdin(append(args, templates)...); err != nil {
+				return err
+			}
 			paths, err := learn.TracePaths(args)
 			if err != nil {
-				return usageError{fmt.Errorf("learn: %w", err)}
+				return fmt.Errorf("learn: %w", err)
 			}
-			cat, err := invariants.LoadCatalog(templates)
+			cat, err := loadCatalog(cmd, templates)
 			if err != nil {
 				return err
 			}

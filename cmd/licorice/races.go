@@ -95,9 +95,12 @@ Example:
 				cfg.Harmless = f
 			}
 			var reports []*races.Report
+			if err := oneStdin(args...); err != nil {
+				return err
+			}
 			paths, err := traces.Paths(args)
 			if err != nil {
-				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
+				return err
 			}
 			if err := out.check(append(paths, filterPath)...); err != nil {
 				return fmt.Errorf("races: %w", err)

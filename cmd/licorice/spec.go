@@ -56,7 +56,7 @@ Disabled conditions are left out unless --disabled is given.`,
 			if err := out.check(args[0]); err != nil {
 				return fmt.Errorf("spec show: %w", err)
 			}
-			sp, err := learn.ReadSpecFile(args[0])
+			sp, err := readSpec(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -157,9 +157,12 @@ Example:
 					return fmt.Errorf("spec merge: %w", err)
 				}
 			}
+			if err := oneStdin(args...); err != nil {
+				return err
+			}
 			var specs []*learn.Spec
 			for _, path := range args {
-				sp, err := learn.ReadSpecFile(path)
+				sp, err := readSpec(cmd, path)
 				if err != nil {
 					return err
 				}
@@ -216,13 +219,16 @@ Example:
 			if jobs < 0 {
 				return usageError{fmt.Errorf("spec check: -j %d: want 0 (one per CPU) or more", jobs)}
 			}
-			sp, err := learn.ReadSpecFile(args[0])
+			if err := oneStdin(args...); err != nil {
+				return err
+			}
+			sp, err := readSpec(cmd, args[0])
 			if err != nil {
 				return err
 			}
 			paths, err := learn.TracePaths(args[1:])
 			if err != nil {
-				return usageError{fmt.Errorf("spec check: %w", err)}
+				return fmt.Errorf("spec check: %w", err)
 			}
 			bar := progress.New(cmd.ErrOrStderr(), "check", "traces", int64(len(paths)))
 			res, err := learn.Check(cmd.Context(), sp, paths, learn.CheckOptions{Workers: jobs, Stdin: cmd.InOrStdin()})

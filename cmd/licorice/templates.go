@@ -98,7 +98,7 @@ Example:
   licorice templates check my-templates.json`,
 		Args: argsFor(1, 1, "the template file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			us, err := invariants.ReadTemplateFile(args[0])
+			us, err := readTemplates(cmd, args[0])
 			if err == nil {
 				_, err = invariants.NewCatalog(us...)
 			}

@@ -33,9 +33,12 @@ Example:
   licorice traces cat run-07.lct | grep '"op":"send"'`,
 		Args: argsFor(1, -1, "the traces (files, directories, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := oneStdin(args...); err != nil {
+				return err
+			}
 			paths, err := traces.Paths(args)
 			if err != nil {
-				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
+				return err
 			}
 			if err := out.check(paths...); err != nil {
 				return fmt.Errorf("cat: %w", err)

@@ -86,6 +86,9 @@ Example:
 // appOf names the app of a DroidRacer log by the directory it is in, as in
 // DroidRacer's own layout (<app>/abc_log.txt).
 func appOf(path string) string {
+	if path == "-" {
+		return ""
+	}
 	dir := filepath.Base(filepath.Dir(path))
 	if dir == "." || dir == "/" || dir == string(filepath.Separator) {
 		return ""
@@ -123,7 +126,7 @@ func importDroidRacer(cmd *cobra.Command, in, out string, f traces.Format, app s
 	}
 	if sum.OpLines == 0 && sum.AccessLines == 0 {
 		// Nothing written is kept: a 0-op trace is a mistake, not a result.
-		return fmt.Errorf("%s: no DroidRacer operation or access in its %d lines: not a DroidRacer log (abc_log.txt)?", in, sum.Lines)
+		return fmt.Errorf("%s: no DroidRacer operation or access in its %s: not a DroidRacer log (abc_log.txt)?", traces.DisplayName(in), count(sum.Lines, "line"))
 	}
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
@@ -142,6 +145,11 @@ func importDroidRacer(cmd *cobra.Command, in, out string, f traces.Format, app s
 // readDroidRacerLog reads the DroidRacer log at path, with a progress bar
 // of its bytes on a terminal.
 func readDroidRacerLog(cmd *cobra.Command, path string) (*droidracer.Log, error) {
+	if path == "-" {
+		bar := progress.New(cmd.ErrOrStderr(), "reading "+traces.StdinName, "bytes", 0)
+		defer bar.Done()
+		return droidracer.Read(cmd.Context(), &countingReader{cmd.InOrStdin(), bar}, traces.StdinName)
+	}
 	src, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -149,6 +157,9 @@ func readDroidRacerLog(cmd *cobra.Command, path string) (*droidracer.Log, error)
 	defer src.Close()
 	var size int64
 	if fi, err := src.Stat(); err == nil {
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s is a directory, not a DroidRacer log", path)
+		}
 		size = fi.Size()
 	}
 	bar := progress.New(cmd.ErrOrStderr(), "reading "+path, "bytes", size)

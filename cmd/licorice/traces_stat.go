@@ -51,9 +51,12 @@ Example:
 			default:
 				return usageError{fmt.Errorf("stat: --format %q: want text or json", format)}
 			}
+			if err := oneStdin(args...); err != nil {
+				return err
+			}
 			paths, err := traces.Paths(args)
 			if err != nil {
-				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
+				return err
 			}
 			if err := out.check(paths...); err != nil {
 				return fmt.Errorf("stat: %w", err)

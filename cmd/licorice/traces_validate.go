@@ -36,9 +36,12 @@ Example:
 			}
 			out := cmd.OutOrStdout()
 			bad := 0
+			if err := oneStdin(args...); err != nil {
+				return err
+			}
 			paths, err := traces.Paths(args)
 			if err != nil {
-				return usageError{fmt.Errorf("%s: %w", cmd.Name(), err)}
+				return err
 			}
 			for _, path := range paths {
 				n, err := validateTrace(cmd, path, maxErrors)

@@ -27,6 +27,12 @@ func ReadJSONObject(path string, limit int64, what string) ([]byte, error) {
 	return read(path, limit, what, true)
 }
 
+// ReadJSONObjectFrom is ReadJSONObject for what r holds (standard input),
+// named name in errors.
+func ReadJSONObjectFrom(r io.Reader, name string, limit int64, what string) ([]byte, error) {
+	return readFrom(r, name, -1, limit, what, true)
+}
+
 func read(path string, limit int64, what string, object bool) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -34,12 +40,22 @@ func read(path string, limit int64, what string, object bool) ([]byte, error) {
 	}
 	defer f.Close()
 	var size int64 = -1
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-		if size = info.Size(); size > limit {
-			return nil, tooLarge(path, limit, what)
+	if info, err := f.Stat(); err == nil {
+		switch {
+		case info.IsDir():
+			return nil, fmt.Errorf("%s is a directory, not %s", path, what)
+		case info.Mode().IsRegular():
+			if size = info.Size(); size > limit {
+				return nil, tooLarge(path, limit, what)
+			}
 		}
 	}
-	br := bufio.NewReader(io.LimitReader(f, limit+1))
+	return readFrom(f, path, size, limit, what, object)
+}
+
+// readFrom reads r, which holds size bytes (-1: unknown), named path.
+func readFrom(r io.Reader, path string, size, limit int64, what string, object bool) ([]byte, error) {
+	br := bufio.NewReader(io.LimitReader(r, limit+1))
 	if object {
 		if err := startsObject(br); err != nil {
 			return nil, fmt.Errorf("%s: not %s (a JSON object): %w", path, what, err)
@@ -76,6 +92,8 @@ func startsObject(br *bufio.Reader) error {
 		return errors.New("it starts with 4 KiB of white space")
 	case rest[0] != '{':
 		return fmt.Errorf("it starts with %q", rest[:min(len(rest), 8)])
+	case bytes.HasPrefix(rest, []byte(`{"licorice_trace"`)):
+		return errors.New("it is a licorice trace")
 	}
 	return nil
 }

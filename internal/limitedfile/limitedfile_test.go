@@ -67,6 +67,8 @@ func TestReadJSONObject(t *testing.T) {
 		{"empty", write("empty.json", ``), "the file is empty"},
 		{"blank", write("blank.json", "\n\n  "), "only white space"},
 		{"a binary trace", write("t.lct", "LCT\x00\x01"), `it starts with "LCT\x00\x01"`},
+		{"a text trace", write("t.jsonl", `{"licorice_trace":1}`+"\n"), `not a spec (a JSON object): it is a licorice trace`},
+		{"a directory", dir, "is a directory, not a spec"},
 		{"an endless device", "/dev/zero", `it starts with "\x00\x00`},
 	}
 	for _, tt := range tests {

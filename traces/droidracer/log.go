@@ -60,7 +60,10 @@ func Read(ctx context.Context, r io.Reader, name string) (*Log, error) {
 		return nil, &traces.LineError{File: name, Msg: err.Error(), Fatal: true, Err: err}
 	}
 	l := &Log{Name: name}
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	var lines []string // none in an empty file
+	if text != "" {
+		lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	}
 	l.records = make([]record, 0, len(lines))
 	for i, s := range lines {
 		n := i + 1
