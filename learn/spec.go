@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -538,6 +539,9 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 				// The text is derived; an edit of it alone would be ignored.
 				err = fieldError{[]any{"text"}, fmt.Errorf("the text does not say what the condition is (%q): edit template, vars and constants, and the text with them or leave it empty", c.Text())}
 			}
+			if err == nil && h.State != nil && len(h.State.Vars) > 0 {
+				err = knownVars(c, h.State)
+			}
 			if err == nil && (cj.Support < 0 || cj.Support > hj.Samples) {
 				err = fieldError{[]any{"support"}, fmt.Errorf("support %d is out of range 0..%d (the handler's samples)", cj.Support, hj.Samples)}
 			}
@@ -651,6 +655,36 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 		Handler: handler, Template: t.Name, Vars: cj.Vars, A: ic.A, B: ic.B, Set: ic.Set, Pairs: ic.Pairs,
 		Support: cj.Support, Confidence: cj.Confidence, Disabled: cj.Disabled, Pinned: cj.Pinned, cond: ic,
 	}, nil
+}
+
+// knownVars checks that a learned handler's condition names data the
+// handler read in training (st, its learning state): a name it never
+// read, a typo or a field that does not exist, would never be realized,
+// and the condition would silently check nothing.
+func knownVars(c *Condition, st *invariants.State) error {
+	for i, v := range c.Vars {
+		if st.Vars[v] != nil {
+			continue
+		}
+		// Suggest the data of the same object, else any.
+		var near []string
+		if dot := strings.LastIndexByte(v, '.'); dot > 0 {
+			for n := range st.Vars {
+				if strings.HasPrefix(n, v[:dot+1]) {
+					near = append(near, n)
+				}
+			}
+		}
+		if len(near) == 0 {
+			near = slices.Collect(maps.Keys(st.Vars))
+		}
+		slices.Sort(near)
+		if len(near) > 6 {
+			near = append(near[:6:6], "...")
+		}
+		return fieldError{[]any{"vars", i}, fmt.Errorf("%q: the handler read no such datum in training, so the condition would never be checked (it read %s)", v, strings.Join(near, ", "))}
+	}
+	return nil
 }
 
 // checkConstants checks that a condition has the constants its template
