@@ -272,7 +272,7 @@ func (x *explainer) relation(first, second *xEvent) []string {
 			out = append(out, fmt.Sprintf("Both are events of queue %s, but nothing orders the send of %s (line %d) before the send of %s (line %d): PRIORITY (FIFO) orders two events of a queue only when one's send happens before the other's",
 				x.name(p.q.id), x.name(p.id), p.sendLine, x.name(q.id), q.sendLine))
 		case !table31(p, q):
-			out = append(out, fmt.Sprintf("Both are events of queue %s and %s was sent first, but Table 3.1 does not run %s (%s) before %s (%s) sent after it",
+			out = append(out, fmt.Sprintf("Both are events of queue %s and %s was sent first, but the queue's order (PRIORITY, docs/causality.md) does not run %s (%s) before %s (%s) sent after it",
 				x.name(p.q.id), x.name(p.id), x.name(p.id), sendDesc(p), x.name(q.id), sendDesc(q)))
 		}
 		if q.kind == traces.AtFront && q == first {
