@@ -37,9 +37,15 @@ func signalContext() (context.Context, context.CancelFunc) {
 // 0 success, 1 failure (or findings, where a command says so), 2 bad usage,
 // 130 interrupted.
 func run(ctx context.Context, args []string) int {
+	stopProfiles, err := startProfiles()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "licorice:", err)
+		return 1
+	}
+	defer stopProfiles()
 	root := newRootCmd()
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
 	}

@@ -22,6 +22,7 @@ func newRacesCmd() *cobra.Command {
 		filterPath string
 		format     string
 		perGroup   int
+		groups     int
 		summary    bool
 		out        output
 		exitCode   bool
@@ -67,9 +68,12 @@ Example:
   licorice races --format json --window 0 run-07.lct | jq '.traces[0].summary'`,
 		Args: argsFor(1, -1, "the traces (files, directories, or - for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg := races.Config{Window: window, All: all, Unfiltered: unfiltered, PerGroup: perGroup}
+			cfg := races.Config{Window: window, All: all, Unfiltered: unfiltered, PerGroup: perGroup, Groups: groups}
 			if perGroup < 0 {
 				return usageError{fmt.Errorf("--per-group %d: must not be negative (0 lists every race)", perGroup)}
+			}
+			if groups < 0 {
+				return usageError{fmt.Errorf("--groups %d: must not be negative (0 lists every group)", groups)}
 			}
 			if summary {
 				cfg.PerGroup = -1
@@ -139,6 +143,7 @@ Example:
 	f.BoolVar(&unfiltered, "unfiltered", false, "keep the use-free races CAFA's if-guard and intra-event-allocation filters drop")
 	f.StringVar(&filterPath, "filter", "", "drop the races the rules in `FILE` declare harmless")
 	f.StringVar(&format, "format", "text", "output format: text or json")
+	f.IntVar(&groups, "groups", 1000, "list at most `N` groups of each kind, the first found (all are counted); 0 lists every group")
 	f.IntVar(&perGroup, "per-group", 10, "list at most `N` races of each group, the first found (all are counted); 0 lists every race")
 	out.register(cmd, "the report")
 	f.BoolVar(&exitCode, "exit-code", false, "exit with status 1 if any race is reported (for CI)")

@@ -26,6 +26,7 @@ content; "-" reads standard input.`,
 	cmd.AddCommand(
 		newTracesCatCmd(),
 		newTracesConvertCmd(),
+		newTracesGenerateCmd(),
 		newTracesStatCmd(),
 		newTracesValidateCmd(),
 	)

@@ -63,6 +63,11 @@ type Config struct {
 	// traces have many races per group: listing a few keeps memory
 	// bounded.
 	PerGroup int
+	// Groups is how many groups of each kind the report lists: the first
+	// found (every group is counted); 0 lists them all. A racy trace of a
+	// million events has millions of groups: listing a thousand keeps the
+	// report readable and memory bounded.
+	Groups int
 }
 
 // Detector finds the races of one trace as its operations stream by:
@@ -97,8 +102,8 @@ type Detector struct {
 	recent  []asyncclock.Time // the times of recent task versions, by version & (len-1)
 	version uint32            // the last version recorded
 
-	groups  map[groupKey]*groupAcc
-	order   []*groupAcc              // groups in the order they were made
+	groups  *groupSet
+	order   []*groupAcc              // the groups listed, in the order they were made
 	listed  [UseFree + 1]listed      // the races listed, by kind, for coverage
 	kinds   [UseFree + 1]KindSummary // counts, by kind
 	hits    []int                    // races dropped, by rule of the harmless filter
@@ -185,7 +190,7 @@ func NewDetector(syms *traces.Symbols, cfg Config) *Detector {
 		locs:    make([]location, 1, 1024),
 		ents:    make([]entry, 1, 1024),
 		recent:  make([]asyncclock.Time, recentTimes),
-		groups:  make(map[groupKey]*groupAcc),
+		groups:  newGroupSet(),
 		hits:    make([]int, cfg.Harmless.Len()),
 		realloc: make(map[int32]bool),
 		srcs:    make(map[traces.Sym]srcPos),

@@ -497,7 +497,7 @@ func TestCAFAFilters(t *testing.T) {
 				if unfiltered {
 					want.IfGuard, want.IntraAlloc, want.Races = 0, 0, want.Found
 				}
-				ks.Covered, ks.InThread, ks.Groups, ks.Listed = 0, 0, 0, 0
+				ks.Covered, ks.InThread, ks.Groups, ks.ListedGroups, ks.Listed = 0, 0, 0, 0, 0
 				if ks != want {
 					t.Errorf("unfiltered %v: got %+v, want %+v (races %q)", unfiltered, ks, want, raceList(rep))
 				}
@@ -569,7 +569,28 @@ func TestGroups(t *testing.T) {
 
 	// Counts only.
 	rep = detectText(t, trace, Config{Kind: DataRace, Window: 0, PerGroup: -1})
-	if ks := rep.Summary.Kinds[0]; ks.Races != 6 || ks.Groups != 5 || ks.Listed != 0 || len(rep.Groups) != 0 {
+	if ks := rep.Summary.Kinds[0]; ks.Races != 6 || ks.Groups != 5 || ks.Listed != 0 || ks.ListedGroups != 0 || len(rep.Groups) != 0 {
 		t.Errorf("per group -1: summary %+v and %d groups: want 6 races in 5 groups, none listed", ks, len(rep.Groups))
+	}
+
+	// Listing two groups: the first two found (o1's and o2's site's, then
+	// o3's site's), in report order; every group and race counted.
+	rep = detectText(t, trace, Config{Kind: DataRace, Window: 0, Groups: 2})
+	got = got[:0]
+	for _, g := range rep.Groups {
+		got = append(got, fmt.Sprintf("%s %s %d", g.ID, g.Location, g.Count))
+	}
+	if want := "G1 Act.init:3.n 2 G2 Act.init:4.n 1"; strings.Join(got, " ") != want {
+		t.Errorf("groups 2: %q, want %q", strings.Join(got, " "), want)
+	}
+	if ks := rep.Summary.Kinds[0]; ks.Races != 6 || ks.Groups != 5 || ks.ListedGroups != 2 || ks.Listed != 3 {
+		t.Errorf("groups 2: summary %+v: want 6 races in 5 groups, 2 groups and 3 races listed", ks)
+	}
+	var text strings.Builder
+	if err := WriteText(&text, []*Report{rep}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "6 races in 5 groups (5 in-thread); the first 2 groups listed, with 3 races, 1 of them covered"; !strings.Contains(text.String(), want) {
+		t.Errorf("groups 2: the text does not say %q:\n%s", want, text.String())
 	}
 }

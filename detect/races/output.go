@@ -129,7 +129,12 @@ func (ks *KindSummary) text() string {
 	if ks.Harmless > 0 {
 		fmt.Fprintf(&b, ", %d harmless", ks.Harmless)
 	}
-	fmt.Fprintf(&b, " → %s in %s (%d in-thread); %d listed, %d of them covered", plural(ks.Races, "race"), plural(ks.Groups, "group"), ks.InThread, ks.Listed, ks.Covered)
+	fmt.Fprintf(&b, " → %s in %s (%d in-thread); ", plural(ks.Races, "race"), plural(ks.Groups, "group"), ks.InThread)
+	if ks.ListedGroups < ks.Groups && ks.Listed > 0 {
+		fmt.Fprintf(&b, "the first %s listed, with %s, %d of them covered", plural(ks.ListedGroups, "group"), plural(ks.Listed, "race"), ks.Covered)
+	} else {
+		fmt.Fprintf(&b, "%d listed, %d of them covered", ks.Listed, ks.Covered)
+	}
 	return b.String()
 }
 
@@ -260,6 +265,7 @@ type jsonKind struct {
 	Races      int    `json:"races"`
 	InThread   int    `json:"in_thread"`
 	Groups     int    `json:"groups"`
+	ListedG    int    `json:"listed_groups"`
 	Listed     int    `json:"listed"`
 	Covered    int    `json:"covered"`
 }
@@ -336,7 +342,7 @@ func (rep *Report) json() jsonReport {
 	for _, ks := range rep.Summary.Kinds {
 		jk := jsonKind{
 			Kind: ks.Kind.String(), Found: ks.Found, Harmless: ks.Harmless, Races: ks.Races,
-			InThread: ks.InThread, Groups: ks.Groups, Listed: ks.Listed, Covered: ks.Covered,
+			InThread: ks.InThread, Groups: ks.Groups, ListedG: ks.ListedGroups, Listed: ks.Listed, Covered: ks.Covered,
 		}
 		if ks.Kind == UseFree {
 			jk.IfGuard, jk.IntraAlloc = &ks.IfGuard, &ks.IntraAlloc

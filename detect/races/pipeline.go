@@ -47,7 +47,6 @@ const (
 // groupAcc is a group being filled.
 type groupAcc struct {
 	key      groupKey
-	rule     int // the harmless rule that drops its races, -1 if none
 	count    int
 	inThread int
 	races    []*found // the first PerGroup races (all with PerGroup 0)
@@ -113,31 +112,56 @@ func (d *Detector) process(f *found) {
 		}
 	}
 	key := d.groupKey(f)
-	g := d.groups[key]
-	if g == nil {
-		g = &groupAcc{key: key, rule: -1}
-		if d.cfg.Harmless != nil {
-			g.rule = d.cfg.Harmless.match(d.reportRace(f))
-		}
-		d.groups[key] = g
-		d.order = append(d.order, g)
+	packed := d.groups.pack(&key)
+	slot, ok := d.groups.slots[packed]
+	if !ok {
+		slot = d.newGroup(&key, f, ks)
+		d.groups.slots[packed] = slot
 	}
-	if g.rule >= 0 {
+	if slot <= slotHarmless {
+		rule := slotHarmless - slot
 		ks.Harmless++
-		d.hits[g.rule]++
+		d.hits[rule]++
 		return
 	}
+	ks.Races++
+	if in {
+		ks.InThread++
+	}
+	if slot == slotCounted {
+		return
+	}
+	g := d.order[slot]
 	g.count++
 	if in {
 		g.inThread++
 	}
-	if d.cfg.PerGroup == 0 || len(g.races) < d.cfg.PerGroup { // none if negative
+	if d.cfg.PerGroup == 0 || len(g.races) < d.cfg.PerGroup {
 		l := &d.listed[f.kind]
 		r := &found{kind: f.kind, loc: f.loc, first: f.first, second: f.second}
 		r.cover = l.cover(d, f)
 		l.add(r)
 		g.races = append(g.races, r)
 	}
+}
+
+// newGroup files the group of race f, found for the first time, and
+// returns its slot: a harmless rule's, counted only, or listed (with a
+// groupAcc) while the kind has fewer than Config.Groups listed groups and
+// races are listed at all.
+func (d *Detector) newGroup(key *groupKey, f *found, ks *KindSummary) int32 {
+	if d.cfg.Harmless != nil {
+		if rule := d.cfg.Harmless.match(d.reportRace(f)); rule >= 0 {
+			return slotHarmless - int32(rule)
+		}
+	}
+	ks.Groups++
+	if d.cfg.PerGroup < 0 || d.cfg.Groups > 0 && ks.ListedGroups >= d.cfg.Groups {
+		return slotCounted
+	}
+	ks.ListedGroups++
+	d.order = append(d.order, &groupAcc{key: *key})
+	return int32(len(d.order) - 1)
 }
 
 // sameLooper reports whether both accesses of f are by events of one

@@ -46,8 +46,11 @@ type KindSummary struct {
 	Races      int // races reported: Found less the dropped ones
 	InThread   int // reported races between events of one looper thread
 	Groups     int // groups of the reported races
-	Listed     int // reported races the report lists ([Config.PerGroup])
-	Covered    int // listed races covered by another listed race
+	// ListedGroups is how many of those the report lists (Config.Groups:
+	// the first found), Listed how many races they list (Config.PerGroup).
+	ListedGroups int
+	Listed       int
+	Covered      int // listed races covered by another listed race
 }
 
 // RuleCount is how many races one rule of the harmless filter dropped.
@@ -208,14 +211,8 @@ func (d *Detector) Finish() (*Report, error) {
 		var groups []*Group
 		races := make(map[*found]*Race)
 		for _, g := range d.order {
-			if g.key.kind != k || g.rule >= 0 {
+			if g.key.kind != k {
 				continue
-			}
-			ks.Races += g.count
-			ks.InThread += g.inThread
-			ks.Groups++
-			if len(g.races) == 0 {
-				continue // counts only (Config.PerGroup < 0)
 			}
 			gr := &Group{Kind: k, Count: g.count, InThread: g.inThread}
 			for _, f := range g.races {
@@ -256,7 +253,7 @@ func (d *Detector) Finish() (*Report, error) {
 	for i, g := range rep.Groups {
 		g.ID = "G" + strconv.Itoa(i+1)
 	}
-	d.groups, d.order = nil, nil
+	d.groups, d.order = newGroupSet(), nil
 	return rep, nil
 }
 
