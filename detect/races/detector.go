@@ -94,6 +94,7 @@ type Detector struct {
 	objHead, classHead []uint32
 	big                map[traces.Location]uint32
 	locs               []location
+	freeLoc            uint32  // a list of unused locations, through next
 	ents               []entry // ents[0] is unused: index 0 is "none"
 	freeEnt            uint32  // a list of unused entries, through next
 
@@ -101,6 +102,10 @@ type Detector struct {
 
 	recent  []asyncclock.Time // the times of recent task versions, by version & (len-1)
 	version uint32            // the last version recorded
+
+	// Aging (see aged): the window in ms (0: off), the latest ts seen,
+	// and the ts at which the shadow is next swept of aged accesses.
+	window, latest, sweepAt float64
 
 	groups  *groupSet
 	order   []*groupAcc              // the groups listed, in the order they were made
@@ -135,7 +140,9 @@ type location struct {
 	uses       uint32 // use-free races: the uses since the last free (every use with All)
 	frees      uint32 // use-free races: the last free (every free with All)
 	lastWriter traces.Sym
-	lastRef    bool // the last write stored a reference
+	lastRef    bool    // the last write stored a reference
+	gloc       uint32  // 1 + the number of its group location (Detector.glocOf), 0 if not known yet
+	seen       float64 // the latest ts of the trace at the last access
 }
 
 // access is one heap access as the shadow keeps it.
@@ -150,6 +157,7 @@ type access struct {
 	src     traces.Sym
 	locks   uint32
 	version uint32
+	ctx     uint32 // the number of its context (Detector.ctxOf)
 	write   bool
 	flags   uint8
 }
@@ -172,6 +180,7 @@ type entry struct {
 type found struct {
 	kind          Kind
 	loc           traces.Location
+	gloc          uint32 // the number of its group location (Detector.glocOf)
 	first, second access
 	now           asyncclock.Time // the time of the second access, until the race is filed
 	cover         *found          // a listed race that covers it
@@ -195,6 +204,7 @@ func NewDetector(syms *traces.Symbols, cfg Config) *Detector {
 		realloc: make(map[int32]bool),
 		srcs:    make(map[traces.Sym]srcPos),
 		labels:  make(map[traces.Sym]traces.Sym),
+		window:  float64(cfg.Window) / float64(time.Millisecond),
 	}
 	return d
 }
@@ -248,8 +258,10 @@ func (d *Detector) Step(op *traces.Op, line int) error {
 		t := d.task(op.Task)
 		d.frames++
 		t.frames = append(t.frames, frame{handler: op.Name, id: d.frames})
+		t.ctx = 0
 	case traces.Ret:
 		t := d.task(op.Task)
+		t.ctx = 0
 		if len(t.frames) > 1 {
 			id := t.frameID()
 			t.frames = t.frames[:len(t.frames)-1]
@@ -342,6 +354,20 @@ func (d *Detector) alloc(op *traces.Op) {
 		d.typ = append(d.typ, make([]traces.Sym, n-len(d.typ))...)
 	}
 	d.site[o], d.typ[o] = op.Site, op.Type
+	// The object's group locations name its site from now on.
+	if o < len(d.objHead) {
+		if h := d.objHead[o]; h&bigBit != 0 {
+			for loc, i := range d.big {
+				if !loc.Static && loc.Obj == op.Loc.Obj {
+					d.locs[i].gloc = 0
+				}
+			}
+		} else {
+			for i := h; i != 0; i = d.locs[i].next {
+				d.locs[i].gloc = 0
+			}
+		}
+	}
 }
 
 // location returns the shadow of loc, making it if it is new.
@@ -389,6 +415,11 @@ func (d *Detector) location(loc traces.Location) uint32 {
 }
 
 func (d *Detector) newLocation(field traces.Sym, next uint32) uint32 {
+	if i := d.freeLoc; i != 0 {
+		d.freeLoc = d.locs[i].next
+		d.locs[i] = location{field: field, next: next}
+		return i
+	}
 	i := uint32(len(d.locs))
 	d.locs = append(d.locs, location{field: field, next: next})
 	return i
@@ -419,6 +450,80 @@ func (d *Detector) dropList(i uint32) {
 	}
 }
 
+// aged reports whether access e is older than the time window: its ts
+// more than the window before the latest ts of the trace. The time window
+// approximation (docs/causality.md) takes such an access as ordered before
+// every access to come, as AsyncClock takes events of one looper that far
+// apart: it races with none, and the shadow lets it go. An access without
+// ts never ages.
+func (d *Detector) aged(e *access) bool {
+	return d.window > 0 && e.flags&fHasTS != 0 && e.ts < d.latest-d.window
+}
+
+// sweep drops the aged accesses of every location, and the locations
+// left without any that were last accessed more than a window ago. It
+// runs every half window of trace time, so that the shadow holds about
+// one and a half windows of accesses and locations, whatever the trace's
+// length: the fields of objects the program forgot go.
+func (d *Detector) sweep() {
+	defer d.sweepLocations()
+	for li := 1; li < len(d.locs); li++ {
+		l := &d.locs[li]
+		for _, head := range []*uint32{&l.data, &l.uses, &l.frees} {
+			prev := head
+			for i := *head; i != 0; {
+				next := d.ents[i].next
+				if d.aged(&d.ents[i].access) {
+					*prev = next
+					d.dropEntry(i)
+				} else {
+					prev = &d.ents[i].next
+				}
+				i = next
+			}
+		}
+	}
+}
+
+// sweepLocations unlinks the idle locations from their object's or
+// class's list (or the map of big objects) and frees them for reuse.
+func (d *Detector) sweepLocations() {
+	cutoff := d.latest - d.window
+	idle := func(l *location) bool {
+		return l.data == 0 && l.uses == 0 && l.frees == 0 && l.seen < cutoff
+	}
+	for _, heads := range [][]uint32{d.objHead, d.classHead} {
+		for o, h := range heads {
+			if h == 0 || h&bigBit != 0 {
+				continue
+			}
+			prev := &heads[o]
+			for i := h; i != 0; {
+				l := &d.locs[i]
+				next := l.next
+				if idle(l) {
+					*prev = next
+					d.freeLocation(i)
+				} else {
+					prev = &l.next
+				}
+				i = next
+			}
+		}
+	}
+	for loc, i := range d.big {
+		if idle(&d.locs[i]) {
+			delete(d.big, loc)
+			d.freeLocation(i)
+		}
+	}
+}
+
+func (d *Detector) freeLocation(i uint32) {
+	d.locs[i] = location{next: d.freeLoc}
+	d.freeLoc = i
+}
+
 // timeOf returns the time of task version v, if it is still remembered.
 func (d *Detector) timeOf(v uint32) (asyncclock.Time, bool) {
 	if v == 0 || d.version-v >= recentTimes {
@@ -430,7 +535,15 @@ func (d *Detector) timeOf(v uint32) (asyncclock.Time, bool) {
 // access checks a read or write against the shadow of its location.
 func (d *Detector) access(op *traces.Op) {
 	t := d.task(op.Task)
+	if op.HasTS {
+		d.latest = max(d.latest, op.TS)
+		if d.window > 0 && d.latest >= d.sweepAt {
+			d.sweep()
+			d.sweepAt = d.latest + d.window/2
+		}
+	}
 	li := d.location(op.Loc)
+	d.locs[li].seen = d.latest
 	now, epoch := d.eng.Time(), d.eng.Epoch()
 	// A task's time changes at its synchronization operations (which
 	// reset its version) and when its epoch moves on (as a looper
@@ -451,6 +564,7 @@ func (d *Detector) access(op *traces.Op) {
 		src:     op.Src,
 		locks:   t.locks,
 		version: t.version,
+		ctx:     d.ctxOf(t),
 		write:   op.Kind == traces.Write,
 	}
 	if op.HasTS {
@@ -479,7 +593,7 @@ func (d *Detector) access(op *traces.Op) {
 			// never reach another event of the looper.
 			n := 0
 			for _, f := range t.openFrees {
-				if f.loc == li {
+				if f.loc == op.Loc {
 					d.realloc[f.line] = true
 				} else {
 					t.openFrees[n] = f
@@ -491,14 +605,15 @@ func (d *Detector) access(op *traces.Op) {
 		if a.write {
 			l := &d.locs[li]
 			l.lastWriter, l.lastRef = t.id, op.Val.Kind() == traces.RefValue
-			t.guards = slices.DeleteFunc(t.guards, func(g guard) bool { return g.loc == li })
+			t.guards = slices.DeleteFunc(t.guards, func(g guard) bool { return g.loc == op.Loc })
 		}
 	}
 }
 
-// race makes the race of accesses first and second (the current op).
-func (d *Detector) race(k Kind, loc traces.Location, first, second *access, now asyncclock.Time) found {
-	return found{kind: k, loc: loc, first: *first, second: *second, now: now}
+// race makes the race of accesses first and second (the current op) to
+// loc, whose shadow is li.
+func (d *Detector) race(k Kind, li uint32, loc traces.Location, first, second *access, now asyncclock.Time) found {
+	return found{kind: k, loc: loc, gloc: d.glocOf(li, loc), first: *first, second: *second, now: now}
 }
 
 // checkData checks a against the accesses of location li that may race
@@ -517,9 +632,15 @@ func (d *Detector) checkData(li uint32, loc traces.Location, a *access, now asyn
 	for i := l.data; i != 0; {
 		e := &d.ents[i]
 		next := e.next
+		if d.aged(&e.access) {
+			*prev = next
+			d.dropEntry(i)
+			i = next
+			continue
+		}
 		covered := now.Covers(e.epoch)
 		if !covered && (!raced || d.cfg.All) && (a.write || e.write) && (oneLooper(&e.access, a) || d.locks.disjoint(e.locks, a.locks)) {
-			f := d.race(DataRace, loc, &e.access, a, now)
+			f := d.race(DataRace, li, loc, &e.access, a, now)
 			d.process(&f)
 			raced = true
 		}
@@ -555,7 +676,7 @@ func standsFor(a, e *access) bool {
 // use checks a use against the free before it (every free, with All).
 func (d *Detector) use(li uint32, loc traces.Location, t *task, a *access, now asyncclock.Time) {
 	if t.looper {
-		if d.guarded(t, li, a.src) {
+		if d.guarded(t, loc, a.src) {
 			a.flags |= fGuarded
 		}
 		if l := &d.locs[li]; l.lastWriter == t.id && l.lastRef {
@@ -564,8 +685,8 @@ func (d *Detector) use(li uint32, loc traces.Location, t *task, a *access, now a
 	}
 	l := &d.locs[li]
 	for i := l.frees; i != 0; i = d.ents[i].next {
-		if f := &d.ents[i]; !now.Covers(f.epoch) {
-			r := d.race(UseFree, loc, &f.access, a, now)
+		if f := &d.ents[i]; !now.Covers(f.epoch) && !d.aged(&f.access) {
+			r := d.race(UseFree, li, loc, &f.access, a, now)
 			d.process(&r)
 		}
 	}
@@ -589,8 +710,8 @@ func (d *Detector) use(li uint32, loc traces.Location, t *task, a *access, now a
 func (d *Detector) free(li uint32, loc traces.Location, t *task, a *access, now asyncclock.Time) {
 	l := &d.locs[li]
 	for i := l.uses; i != 0; i = d.ents[i].next {
-		if u := &d.ents[i]; !now.Covers(u.epoch) {
-			r := d.race(UseFree, loc, &u.access, a, now)
+		if u := &d.ents[i]; !now.Covers(u.epoch) && !d.aged(&u.access) {
+			r := d.race(UseFree, li, loc, &u.access, a, now)
 			if t.looper {
 				// An allocation later in the event may still make the
 				// free harmless: decide when the event ends.
@@ -609,6 +730,6 @@ func (d *Detector) free(li uint32, loc traces.Location, t *task, a *access, now 
 		l.frees = d.newEntry(a, 0)
 	}
 	if t.looper {
-		t.openFrees = append(t.openFrees, openFree{loc: li, line: a.line})
+		t.openFrees = append(t.openFrees, openFree{loc: loc, line: a.line})
 	}
 }

@@ -3,9 +3,11 @@ package races
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -592,5 +594,65 @@ func TestGroups(t *testing.T) {
 	}
 	if want := "6 races in 5 groups (5 in-thread); the first 2 groups listed, with 3 races, 1 of them covered"; !strings.Contains(text.String(), want) {
 		t.Errorf("groups 2: the text does not say %q:\n%s", want, text.String())
+	}
+}
+
+// TestAging: with the time window on, accesses more than the window apart
+// (by ts) are taken as ordered, as events of one looper that far apart
+// are: they race with nothing, and the shadow lets them and the locations
+// left without accesses go. Without the window, or without ts, they race.
+func TestAging(t *testing.T) {
+	trace := `
+{"op":"thread_begin","t":"T1","ts":0}
+{"op":"thread_begin","t":"T2","ts":0}
+{"op":"write","t":"T1","obj":"o1","field":"f","val":1,"ts":1000}
+{"op":"write","t":"T1","obj":"o2","field":"f","val":1,"ts":1000}
+{"op":"write","t":"T2","obj":"o2","field":"f","val":2,"ts":30000}
+{"op":"write","t":"T2","obj":"o3","field":"f","val":2,"ts":40000}
+{"op":"write","t":"T2","obj":"o1","field":"f","val":2,"ts":70000}
+{"op":"write","t":"T2","obj":"o4","field":"f","val":2}`
+	for _, tt := range []struct {
+		window time.Duration
+		want   []string
+	}{
+		{0, []string{"data 4-8 covered", "data 5-6"}},
+		{time.Minute, []string{"data 5-6"}}, // o1's writes are 69 s apart
+		{2 * time.Minute, []string{"data 4-8 covered", "data 5-6"}},
+	} {
+		rep := detectText(t, trace, Config{Window: tt.window, Kind: DataRace})
+		if got := raceList(rep); !slices.Equal(got, tt.want) {
+			t.Errorf("window %v: races %q, want %q", tt.window, got, tt.want)
+		}
+	}
+
+	// The shadow of a long trace holds about a window and a half of
+	// accesses and locations, however many it saw.
+	var b strings.Builder
+	b.WriteString(`{"licorice_trace":1}` + "\n" + `{"op":"thread_begin","t":"T1","ts":0}` + "\n")
+	for i := range 10000 {
+		fmt.Fprintf(&b, `{"op":"write","t":"T1","obj":"o%d","field":"f","val":1,"ts":%d}`+"\n", i+1, i*100)
+	}
+	r, err := traces.NewReader(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDetector(r.Symbols(), Config{Window: time.Minute})
+	var op traces.Op
+	for n := 1; ; n++ {
+		if err := r.Next(&op); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Step(&op, n+1); err != nil {
+			t.Fatal(err)
+		}
+		free := 0
+		for i := d.freeLoc; i != 0; i = d.locs[i].next {
+			free++
+		}
+		if live := len(d.locs) - 1 - free; live > 1000 {
+			t.Fatalf("op %d: %d live locations; a window and a half holds 900", n, live)
+		}
 	}
 }

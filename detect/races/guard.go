@@ -64,7 +64,7 @@ func (d *Detector) branch(op *traces.Op) {
 	default:
 		return // the outcome says nothing about the pointer being non-null
 	}
-	g := guard{loc: d.location(op.Loc), frame: t.frameID()}
+	g := guard{loc: op.Loc, frame: t.frameID()}
 	if p := d.srcPos(op.Src); p.ok && p.line == op.PC && op.Target != op.PC {
 		g.file = p.file
 		forward := op.Target > op.PC
@@ -88,12 +88,12 @@ func (d *Detector) branch(op *traces.Op) {
 	t.guards = append(t.guards, g)
 }
 
-// guarded reports whether a use of location li at source location src, by
-// t in its current handler invocation, is guarded by a null test.
-func (d *Detector) guarded(t *task, li uint32, src traces.Sym) bool {
+// guarded reports whether a use of loc at source location src, by t in
+// its current handler invocation, is guarded by a null test.
+func (d *Detector) guarded(t *task, loc traces.Location, src traces.Sym) bool {
 	frame := t.frameID()
 	for _, g := range t.guards {
-		if g.loc != li || g.frame != frame {
+		if g.loc != loc || g.frame != frame {
 			continue
 		}
 		if g.file == "" {

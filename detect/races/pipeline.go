@@ -19,44 +19,49 @@ type ctxKey struct {
 	event   bool
 }
 
-func (c ctxKey) less(o ctxKey) bool {
-	if c.handler != o.handler {
-		return c.handler < o.handler
-	}
-	if c.thread != o.thread {
-		return c.thread < o.thread
-	}
-	return !c.event && o.event
-}
-
-// groupKey identifies a group: kind, location name, and the two contexts.
-type groupKey struct {
-	kind  Kind
-	base  traces.Sym // the allocation site, the class, or the object
-	how   uint8      // baseClass, baseSite or baseObject
-	field traces.Sym
-	ctx   [2]ctxKey // in ctxKey order
-}
-
-const (
-	baseClass uint8 = iota
-	baseSite
-	baseObject
-)
-
 // groupAcc is a group being filled.
 type groupAcc struct {
-	key      groupKey
+	kind     Kind
 	count    int
 	inThread int
 	races    []*found // the first PerGroup races (all with PerGroup 0)
 }
 
-func (d *Detector) ctxOf(a *access) ctxKey {
-	if a.handler != traces.NoSym {
-		return ctxKey{handler: a.handler}
+// ctxOf returns the number of task t's context in its current handler
+// invocation: its handler, or its thread's label and whether it is an
+// event. It is computed once per invocation.
+func (d *Detector) ctxOf(t *task) uint32 {
+	if t.ctx != 0 {
+		return t.ctx - 1
 	}
-	return ctxKey{thread: d.threadLabel(a.thread), event: a.flags&fEvent != 0}
+	k := ctxKey{handler: t.handler()}
+	if k.handler == traces.NoSym {
+		k = ctxKey{thread: d.threadLabel(t.thread), event: t.event}
+	}
+	n := number(d.groups.ctxs, k)
+	t.ctx = n + 1
+	return n
+}
+
+// glocOf returns the number of the group location of loc, whose shadow
+// is li: its allocation site (or its object, never seen allocated, or its
+// class) and field. It is computed once per shadow, and again after an
+// allocation of the object (see alloc).
+func (d *Detector) glocOf(li uint32, loc traces.Location) uint32 {
+	l := &d.locs[li]
+	if l.gloc != 0 {
+		return l.gloc - 1
+	}
+	k := groupLoc{base: loc.Obj, field: loc.Field, how: baseClass}
+	if !loc.Static {
+		k.how = baseObject
+		if o := int(loc.Obj); o < len(d.site) && d.site[o] != traces.NoSym {
+			k.base, k.how = d.site[o], baseSite
+		}
+	}
+	n := number(d.groups.locs, k)
+	l.gloc = n + 1
+	return n
 }
 
 // threadLabel names thread th for groups, independently of the execution:
@@ -74,22 +79,6 @@ func (d *Detector) threadLabel(th traces.Sym) traces.Sym {
 	l := d.syms.Intern(b)
 	d.labels[th] = l
 	return l
-}
-
-func (d *Detector) groupKey(f *found) groupKey {
-	k := groupKey{kind: f.kind, base: f.loc.Obj, field: f.loc.Field, how: baseClass}
-	if !f.loc.Static {
-		k.how = baseObject
-		if o := int(f.loc.Obj); o < len(d.site) && d.site[o] != traces.NoSym {
-			k.base, k.how = d.site[o], baseSite
-		}
-	}
-	c1, c2 := d.ctxOf(&f.first), d.ctxOf(&f.second)
-	if c2.less(c1) {
-		c1, c2 = c2, c1
-	}
-	k.ctx = [2]ctxKey{c1, c2}
-	return k
 }
 
 // process files a race just found.
@@ -111,12 +100,19 @@ func (d *Detector) process(f *found) {
 			return
 		}
 	}
-	key := d.groupKey(f)
-	packed := d.groups.pack(&key)
-	slot, ok := d.groups.slots[packed]
-	if !ok {
-		slot = d.newGroup(&key, f, ks)
-		d.groups.slots[packed] = slot
+	gs := d.groups
+	w := gs.word(f.kind, f.gloc, f.first.ctx, f.second.ctx)
+	slot := int32(slotCounted)
+	if i, ok := gs.words.find(w); !ok {
+		slot = d.newGroup(f, ks)
+		if slot != slotCounted {
+			gs.slots[w] = slot
+			gs.words.add(i, w|wordSlotted)
+		} else {
+			gs.words.add(i, w)
+		}
+	} else if gs.words.table[i]&wordSlotted != 0 {
+		slot = gs.slots[w]
 	}
 	if slot <= slotHarmless {
 		rule := slotHarmless - slot
@@ -149,7 +145,7 @@ func (d *Detector) process(f *found) {
 // returns its slot: a harmless rule's, counted only, or listed (with a
 // groupAcc) while the kind has fewer than Config.Groups listed groups and
 // races are listed at all.
-func (d *Detector) newGroup(key *groupKey, f *found, ks *KindSummary) int32 {
+func (d *Detector) newGroup(f *found, ks *KindSummary) int32 {
 	if d.cfg.Harmless != nil {
 		if rule := d.cfg.Harmless.match(d.reportRace(f)); rule >= 0 {
 			return slotHarmless - int32(rule)
@@ -160,7 +156,7 @@ func (d *Detector) newGroup(key *groupKey, f *found, ks *KindSummary) int32 {
 		return slotCounted
 	}
 	ks.ListedGroups++
-	d.order = append(d.order, &groupAcc{key: *key})
+	d.order = append(d.order, &groupAcc{kind: f.kind})
 	return int32(len(d.order) - 1)
 }
 

@@ -211,7 +211,7 @@ func (d *Detector) Finish() (*Report, error) {
 		var groups []*Group
 		races := make(map[*found]*Race)
 		for _, g := range d.order {
-			if g.key.kind != k {
+			if g.kind != k {
 				continue
 			}
 			gr := &Group{Kind: k, Count: g.count, InThread: g.inThread}

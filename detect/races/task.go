@@ -24,6 +24,7 @@ type task struct {
 	frames []frame      // open handler calls, innermost last; frames[0] is the task's base
 	held   []traces.Sym // locks held, once per acquisition
 	locks  uint32       // the lockset id of held
+	ctx    uint32       // 1 + the number of its context in its current invocation (Detector.ctxOf), 0 if not known yet
 
 	// version is the slot of the task's current time in the detector's
 	// recent times (0: not recorded since the task last synchronized),
@@ -45,7 +46,7 @@ type frame struct {
 // guard is a null test that guarantees a location is not null in a region
 // of the handler invocation that made it (thesis Fig. 3.8).
 type guard struct {
-	loc    uint32
+	loc    traces.Location // not its shadow's index: a location may be swept and its index reused
 	frame  uint32
 	file   string // with lo, hi: the region, in source lines of file; "" for the rest of the invocation
 	lo, hi int64
@@ -54,7 +55,7 @@ type guard struct {
 // openFree is a free by a looper event; a later allocation of the location
 // in the same event makes it harmless (intra-event allocation).
 type openFree struct {
-	loc  uint32
+	loc  traces.Location // as guard.loc
 	line int32
 }
 
