@@ -143,6 +143,9 @@ type Learner struct {
 	vars    map[string]*VarState
 	pairs   map[PairKey]*PairEntry
 	order   []int // scratch for Add
+	// unpaired counts the samples with more than MaxPairGroup data of one
+	// type, whose pairs of that type were not learned.
+	unpaired int64
 }
 
 // NewLearner returns an empty learner trying the templates of cat.
@@ -152,6 +155,21 @@ func NewLearner(cat *Catalog) *Learner {
 
 // Samples returns the number of samples added (merged ones included).
 func (l *Learner) Samples() int64 { return l.samples }
+
+// Unpaired returns the number of samples (merged ones included) that had
+// more than MaxPairGroup data of one abstract type, whose pairs were not
+// learned.
+func (l *Learner) Unpaired() int64 { return l.unpaired }
+
+// MaxPairGroup bounds the pairs a sample forms: the data of one abstract
+// type are paired only if the sample has at most MaxPairGroup of them. A
+// handler that reads a few data is learned as if there were no bound; one
+// that reads hundreds of one type (a loop over a collection, each element
+// named by its place) would form tens of thousands of pairs per sample,
+// of data whose names rarely mean the same thing in two runs. The bound
+// depends on the sample alone, so learning in any order, on any split of
+// the traces, learns the same.
+const MaxPairGroup = 64
 
 // Add learns from one sample. Names must be distinct within a sample.
 func (l *Learner) Add(vars []Var) {
@@ -181,17 +199,25 @@ func (l *Learner) Add(vars []Var) {
 		}
 	}
 	sort.SliceStable(l.order, func(a, b int) bool { return vars[l.order[a]].Group < vars[l.order[b]].Group })
+	unpaired := false
 	for start := 0; start < len(l.order); {
 		end := start + 1
 		for end < len(l.order) && vars[l.order[end]].Group == vars[l.order[start]].Group {
 			end++
 		}
-		for i := start; i < end; i++ {
-			for j := i + 1; j < end; j++ {
-				l.addPair(&vars[l.order[i]], &vars[l.order[j]])
+		if end-start <= MaxPairGroup {
+			for i := start; i < end; i++ {
+				for j := i + 1; j < end; j++ {
+					l.addPair(&vars[l.order[i]], &vars[l.order[j]])
+				}
 			}
+		} else {
+			unpaired = true
 		}
 		start = end
+	}
+	if unpaired {
+		l.unpaired++
 	}
 }
 
@@ -236,6 +262,7 @@ func userState(m *map[string]*UserState, name string) *UserState {
 // (the same user templates).
 func (l *Learner) Merge(o *Learner) {
 	l.samples += o.samples
+	l.unpaired += o.unpaired
 	for name, ov := range o.vars {
 		vs := l.vars[name]
 		if vs == nil {

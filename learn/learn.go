@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/invariants"
@@ -58,6 +59,16 @@ type Result struct {
 	// Kept holds, per trace learned from (in input order), its samples,
 	// when Options.KeepSamples is set.
 	Kept []TraceSamples
+	// Unpaired lists, by name, the handlers some of whose samples had
+	// more data of one abstract type than pairs are learned from
+	// (invariants.MaxPairGroup).
+	Unpaired []Unpaired
+}
+
+// Unpaired is a handler some of whose samples formed no pairs of a type.
+type Unpaired struct {
+	Handler          string
+	Samples, Handled int64 // those samples, and all of the handler's
 }
 
 // Skip is a training trace left out because it has an error op.
@@ -137,6 +148,12 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 			}
 		}
 	}
+	for name, h := range all {
+		if n := h.learner.Unpaired(); n > 0 {
+			res.Unpaired = append(res.Unpaired, Unpaired{Handler: name, Samples: n, Handled: h.learner.Samples()})
+		}
+	}
+	slices.SortFunc(res.Unpaired, func(a, b Unpaired) int { return strings.Compare(a.Handler, b.Handler) })
 	for _, o := range outcomes {
 		switch {
 		case o.skip != nil:

@@ -157,6 +157,18 @@ func printLearnSummary(w io.Writer, res *learn.Result, out, daikon string) {
 	if silent := handlersWithout(sp); len(silent) > 0 {
 		fmt.Fprintf(w, "%s without conditions\n", count(len(silent), "handler"))
 	}
+	if u := res.Unpaired; len(u) > 0 {
+		var n int64
+		for _, h := range u {
+			n += h.Samples
+		}
+		fmt.Fprintf(w, "pairs not learned from %s of %s with more than %d data of one type (%s: %d of %d samples",
+			count(int(n), "sample"), count(len(u), "handler"), invariants.MaxPairGroup, u[0].Handler, u[0].Samples, u[0].Handled)
+		if len(u) > 1 {
+			fmt.Fprint(w, ", ...")
+		}
+		fmt.Fprintln(w, ")")
+	}
 	if out != "-" {
 		fmt.Fprintf(w, "wrote %s\n", out)
 	}

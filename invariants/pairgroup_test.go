@@ -1,0 +1,46 @@
+package invariants
+
+import (
+	"fmt"
+	"testing"
+)
+
+// A sample's data of one abstract type are paired only if there are at
+// most MaxPairGroup of them; other types of the sample are paired as
+// usual, and the learner counts the samples it did not pair.
+func TestMaxPairGroup(t *testing.T) {
+	sample := func(big, small int) []Var {
+		var vs []Var
+		for i := range big {
+			vs = append(vs, Var{Name: fmt.Sprintf("this.big%03d", i), Val: IntValue(int64(i)), Group: 1})
+		}
+		for i := range small {
+			vs = append(vs, Var{Name: fmt.Sprintf("this.small%d", i), Val: IntValue(int64(i)), Group: 2})
+		}
+		return vs
+	}
+	tests := []struct {
+		big, small int
+		pairs      int
+		unpaired   int64
+	}{
+		{MaxPairGroup, 0, MaxPairGroup * (MaxPairGroup - 1) / 2, 0},
+		{MaxPairGroup + 1, 0, 0, 1},
+		{MaxPairGroup + 1, 3, 3, 1},
+		{2, 3, 1 + 3, 0},
+	}
+	for _, tt := range tests {
+		l := NewLearner(Builtins())
+		l.Add(sample(tt.big, tt.small))
+		if got := len(l.State().Pairs); got != tt.pairs || l.Unpaired() != tt.unpaired {
+			t.Errorf("%d data of one type, %d of another: %d pairs, %d unpaired samples; want %d and %d",
+				tt.big, tt.small, got, l.Unpaired(), tt.pairs, tt.unpaired)
+		}
+		m := NewLearner(Builtins())
+		m.Merge(l)
+		m.Merge(l)
+		if m.Unpaired() != 2*tt.unpaired {
+			t.Errorf("merged twice: %d unpaired samples, want %d", m.Unpaired(), 2*tt.unpaired)
+		}
+	}
+}
