@@ -63,7 +63,7 @@ func benchInput(b *testing.B, name string) (*learn.Spec, string) {
 func BenchmarkDetect(b *testing.B) {
 	for _, name := range []string{"mytracks", "connectbot", "vlc", "firefox"} {
 		sp, path := benchInput(b, name)
-		for _, explain := range []bool{false, true} {
+		for _, explain := range []int{0, DefaultExplain} {
 			b.Run(fmt.Sprintf("%s/explain=%v", name, explain), func(b *testing.B) {
 				var ops int64
 				for b.Loop() {

@@ -31,11 +31,13 @@ type Options struct {
 	// Progress, if set, is called after each trace with the number done;
 	// it may be called from several goroutines.
 	Progress func(done int)
-	// Explain adds to each report's example the happens-before
-	// explanation of why its two events are concurrent (races.Explain:
-	// which rule would order them and why it does not). It reads the
-	// example's trace once more per report.
-	Explain bool
+	// Explain is how many reports, in rank order, get in their example
+	// the happens-before explanation of why its two events are concurrent
+	// (races.Explain: which rule would order them and why it does not);
+	// 0: none. Each reads the example's trace once more, so the
+	// explanations run several at once (Workers), and a result with more
+	// reports warns that the others have none.
+	Explain int
 	// AllowMismatch checks traces in which none of the spec's handlers
 	// ran; otherwise Detect fails with a *MismatchError (a spec learned
 	// from another program is a mistake, not a clean run).
@@ -145,6 +147,10 @@ type TraceStats struct {
 	CrashLine int    `json:"crash_line,omitempty"`
 }
 
+// DefaultExplain is how many reports licorice detect explains
+// (Options.Explain) unless told otherwise.
+const DefaultExplain = 20
+
 // Detect analyses traces against a spec and reports the pairs of
 // concurrent events likely not to commute, grouped and ranked. Traces are
 // read twice (see the package doc), several at once; an invalid trace, or
@@ -218,15 +224,20 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 	}
 	res.AllowedReports = len(all)
 	res.Reports = group(recs)
-	if opts.Explain {
+	if n := min(opts.Explain, len(res.Reports)); n > 0 {
 		files := make(map[string]string, len(srcs))
 		for _, s := range srcs {
 			files[s.name] = s.file
 		}
-		for _, r := range res.Reports {
-			if err := explain(ctx, &r.Example, files[r.Example.Trace], opts.Window); err != nil {
-				return nil, err
-			}
+		err := parallel.ForEach(ctx, n, opts.Workers, nil, func(ctx context.Context, _, i int) error {
+			ex := &res.Reports[i].Example
+			return explain(ctx, ex, files[ex.Trace], opts.Window)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if n < len(res.Reports) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the first %d of the %d reports say which order is missing (as licorice hb does); the others do not (each reads its trace again: --explain N for more)", n, len(res.Reports)))
 		}
 	}
 	return res, nil

@@ -24,7 +24,7 @@ func FuzzSpec(f *testing.F) {
 			return
 		}
 		ctx := context.Background()
-		if _, err := Detect(ctx, sp, []string{trace}, Options{Workers: 1, Explain: true, AllowMismatch: true}); err != nil {
+		if _, err := Detect(ctx, sp, []string{trace}, Options{Workers: 1, Explain: DefaultExplain, AllowMismatch: true}); err != nil {
 			t.Fatalf("detect: %v", err)
 		}
 		if _, err := learn.Check(ctx, sp, []string{trace}, learn.CheckOptions{Workers: 1}); err != nil {

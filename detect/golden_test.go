@@ -3,8 +3,11 @@ package detect
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/licorice-dev/licorice/internal/golden"
@@ -89,7 +92,7 @@ func goldenInput(t *testing.T) (*learn.Spec, string) {
 func goldenResult(t *testing.T, allow *AllowList) (*Result, string) {
 	t.Helper()
 	sp, trace := goldenInput(t)
-	res, err := Detect(context.Background(), sp, []string{trace, trace}, Options{Allow: allow, Explain: true})
+	res, err := Detect(context.Background(), sp, []string{trace, trace}, Options{Allow: allow, Explain: DefaultExplain})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,4 +144,41 @@ func equalKinds(a, b []Kind) bool {
 		}
 	}
 	return true
+}
+
+// Options.Explain bounds the reports that get hb's explanation: the first
+// in rank order; the result warns about the others.
+func TestExplainBound(t *testing.T) {
+	sp, trace := goldenInput(t)
+	full, err := Detect(context.Background(), sp, []string{trace}, Options{Explain: DefaultExplain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	explained := func(res *Result) []bool {
+		var out []bool
+		for _, r := range res.Reports {
+			out = append(out, r.Example.Concurrent != nil && len(r.Example.Concurrent.Missing) > 0)
+		}
+		return out
+	}
+	all := explained(full)
+	first := slices.Index(all, true)
+	if first < 0 || len(full.Warnings) != 0 {
+		t.Fatalf("explained %v, warnings %q: want some report explained and no warning", all, full.Warnings)
+	}
+	res, err := Detect(context.Background(), sp, []string{trace}, Options{Explain: first + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := explained(res)
+	want := slices.Clone(all)
+	for i := first + 1; i < len(want); i++ {
+		want[i] = false
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Explain %d: explained %v, want %v", first+1, got, want)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], fmt.Sprintf("the first %d of the %d reports", first+1, len(res.Reports))) {
+		t.Errorf("Explain %d: warnings %q", first+1, res.Warnings)
+	}
 }

@@ -127,7 +127,7 @@ func Demo(ctx context.Context, w io.Writer, cfg DemoConfig) error {
 
 	// 4. Detection, and the race detector for comparison.
 	d.para("4. ", "Detect: look in that run for concurrent events that could break a learned condition.")
-	det, err := detect.Detect(ctx, res.Spec, []string{test.File}, detect.Options{Window: cfg.Window, Explain: true})
+	det, err := detect.Detect(ctx, res.Spec, []string{test.File}, detect.Options{Window: cfg.Window, Explain: detect.DefaultExplain})
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ func newDetectCmd() *cobra.Command {
 		jobs     int
 		exitCode bool
 		mismatch bool
+		explainN int
 	)
 	cmd := &cobra.Command{
 		Use:   "detect --spec SPEC TRACE|DIR...",
@@ -97,7 +98,10 @@ Example:
 			if err != nil {
 				return err
 			}
-			opts := detect.Options{Window: window, Workers: jobs, Explain: true, AllowMismatch: mismatch, Stdin: cmd.InOrStdin()}
+			if explainN < 0 {
+				return usageError{fmt.Errorf("detect: --explain %d: want 0 (none) or more", explainN)}
+			}
+			opts := detect.Options{Window: window, Workers: jobs, Explain: explainN, AllowMismatch: mismatch, Stdin: cmd.InOrStdin()}
 			if allow != "" {
 				if opts.Allow, err = detect.ReadAllowList(allow); err != nil {
 					return err
@@ -140,6 +144,7 @@ Example:
 	fl.DurationVar(&window, "window", asyncclock.DefaultWindow, "AsyncClock's time window (0: the exact happens-before relation)")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "traces to analyse at once (0: one per CPU)")
 	fl.BoolVar(&exitCode, "exit-code", false, "exit with status 1 if anything is reported (for CI)")
+	fl.IntVar(&explainN, "explain", detect.DefaultExplain, "say which order is missing (as licorice hb does) for the first `N` reports; each reads its trace again")
 	fl.BoolVar(&mismatch, "allow-mismatch", false, "check the traces even if none of the spec's handlers ran in them (else exit 2)")
 	return cmd
 }
