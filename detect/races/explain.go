@@ -2,6 +2,7 @@ package races
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -139,7 +140,7 @@ type explainer struct {
 
 	// The search, once the first of a and b has finished (src).
 	src, dst  *xEvent
-	nodes     []xNode
+	nodes     nodeStore
 	handles   map[traces.Sym]int32 // per handle, its signal with the least distance
 	forks     map[traces.Sym]int32 // per forked thread, its fork
 	ends      map[traces.Sym]int32 // per ended thread, its thread_end
@@ -211,7 +212,7 @@ type xQueue struct {
 	id         traces.Sym
 	binder     bool
 	byDist     [][]*xEvent // looper: its finished events the search reached, by distance
-	atFront    []*xEvent   // looper: those of them sent at front
+	atFront    []*xEvent   // looper: those of them sent at front, by send line
 	unresolved []*xEvent   // looper: its removed events whose run(E) is not resolved
 }
 
@@ -260,8 +261,8 @@ var unreached = candidate{dist: math.MaxInt32, pred: -1}
 
 // offer improves c with the way from node n (if reached) by rule r.
 func (x *explainer) offer(c *candidate, n int32, r asyncclock.Rule) {
-	if n >= 0 && x.nodes[n].dist+1 < c.dist {
-		*c = candidate{dist: x.nodes[n].dist + 1, pred: n, rule: r}
+	if n >= 0 && x.nodes.at(n).dist+1 < c.dist {
+		*c = candidate{dist: x.nodes.at(n).dist + 1, pred: n, rule: r}
 	}
 }
 
@@ -272,16 +273,37 @@ func (x *explainer) add(c candidate, op *traces.Op, aux traces.Sym, ev *xEvent) 
 		return -1
 	}
 	n := x.node(xNode{line: int32(x.line), dist: c.dist, pred: c.pred, rule: c.rule, kind: op.Kind, task: op.Task, aux: aux, ev: ev})
-	if t := x.tasks[op.Task]; t != nil && (t.best < 0 || c.dist < x.nodes[t.best].dist) {
+	if t := x.tasks[op.Task]; t != nil && (t.best < 0 || c.dist < x.nodes.at(t.best).dist) {
 		t.best = n
 	}
 	return n
 }
 
-func (x *explainer) node(n xNode) int32 {
-	x.nodes = append(x.nodes, n)
-	return int32(len(x.nodes) - 1)
+func (x *explainer) node(n xNode) int32 { return x.nodes.add(n) }
+
+// nodeStore holds the search's nodes, which every reached operation
+// adds: in chunks, so that a search over a long trace never copies them
+// as they grow.
+type nodeStore struct {
+	chunks [][]xNode
+	n      int32
 }
+
+const nodeChunk = 1 << 14
+
+func (s *nodeStore) add(n xNode) int32 {
+	if s.n%nodeChunk == 0 {
+		s.chunks = append(s.chunks, make([]xNode, 0, nodeChunk))
+	}
+	c := &s.chunks[len(s.chunks)-1]
+	*c = append(*c, n)
+	s.n++
+	return s.n - 1
+}
+
+func (s *nodeStore) at(i int32) *xNode { return &s.chunks[i/nodeChunk][i%nodeChunk] }
+
+func (s *nodeStore) len() int32 { return s.n }
 
 // po is the program-order way to reach an op of task t.
 func (x *explainer) po(t *xTask) candidate {
@@ -346,7 +368,7 @@ func (x *explainer) step(op *traces.Op, line int) error {
 	case traces.Signal:
 		if x.started() {
 			if n := x.add(x.po(t), op, op.Name, nil); n >= 0 {
-				if h, ok := x.handles[op.Name]; !ok || x.nodes[n].dist < x.nodes[h].dist {
+				if h, ok := x.handles[op.Name]; !ok || x.nodes.at(n).dist < x.nodes.at(h).dist {
 					x.handles[op.Name] = n
 				}
 				if x.window > 0 {
@@ -415,7 +437,7 @@ func (x *explainer) send(op *traces.Op, t *xTask) {
 	}
 	if n := x.add(c, op, op.Event, e); n >= 0 {
 		e.sendNode = n
-		if op.External && (x.external < 0 || x.nodes[n].dist < x.nodes[x.external].dist) {
+		if op.External && (x.external < 0 || x.nodes.at(n).dist < x.nodes.at(x.external).dist) {
 			x.external = n
 		}
 	}
@@ -512,11 +534,11 @@ const recentEvents = 1 << 10
 // reached files event e, whose finish the search reached, where the rules
 // that order it before later events look for it.
 func (x *explainer) reached(e *xEvent) {
-	d := x.nodes[e.endNode].dist
+	d := x.nodes.at(e.endNode).dist
 	if e.q.binder {
 		if th := e.th; th != nil { // a removed binder event orders nothing
 			th.byDist = addByDist(th.byDist, d, e)
-			if th.ends < 0 || d < x.nodes[th.ends].dist { // LOOPEND holds for binder threads too
+			if th.ends < 0 || d < x.nodes.at(th.ends).dist { // LOOPEND holds for binder threads too
 				th.ends = e.endNode
 			}
 		}
@@ -524,14 +546,15 @@ func (x *explainer) reached(e *xEvent) {
 	}
 	e.q.byDist = addByDist(e.q.byDist, d, e)
 	if e.kind == traces.AtFront {
-		e.q.atFront = append(e.q.atFront, e)
+		i := afterSend(e.q.atFront, e.sendLine)
+		e.q.atFront = slices.Insert(e.q.atFront, i, e)
 	}
 	th := e.th
 	if th == nil { // run(E) of a removed event: no ATOMIC, LOOPEND, WINDOW
 		return
 	}
 	th.byDist = addByDist(th.byDist, d, e)
-	if th.ends < 0 || d < x.nodes[th.ends].dist {
+	if th.ends < 0 || d < x.nodes.at(th.ends).dist {
 		th.ends = e.endNode
 	}
 	if th.kind == traces.Looper && x.window > 0 {
@@ -575,7 +598,9 @@ func (x *explainer) atFront(c *candidate, e *xEvent, start asyncclock.Time) {
 	ok := func(p *xEvent) bool {
 		return p != e && p.kind == traces.AtFront && p.sendTime.Covers(e.sendEpoch) && start.Covers(p.sendEpoch)
 	}
-	for _, p := range e.q.atFront {
+	// Only events sent after e can be (send(e) ≺ send(E1)): a search
+	// from the first, not a scan of every event sent at front so far.
+	for _, p := range e.q.atFront[afterSend(e.q.atFront, e.sendLine):] {
 		if ok(p) {
 			x.offer(c, p.endNode, asyncclock.AtFront)
 		}
@@ -585,6 +610,13 @@ func (x *explainer) atFront(c *candidate, e *xEvent, start asyncclock.Time) {
 			x.offer(c, x.runNode(p), asyncclock.AtFront)
 		}
 	}
+}
+
+// afterSend returns the index of the first event of evs, sorted by send
+// line, sent after line.
+func afterSend(evs []*xEvent, line int) int {
+	i, _ := slices.BinarySearchFunc(evs, line+1, func(p *xEvent, l int) int { return cmp.Compare(p.sendLine, l) })
+	return i
 }
 
 // atomic offers ATOMIC to the current op of t, if t is an event of a
@@ -629,7 +661,7 @@ func (a *aging) add(n int32, ts float64) { a.young = append(a.young, aged{n, ts}
 func (x *explainer) aged(a *aging) int32 {
 	i := 0
 	for ; i < len(a.young) && x.ts-a.young[i].ts > x.window; i++ {
-		if n := a.young[i].node; a.old < 0 || x.nodes[n].dist < x.nodes[a.old].dist {
+		if n := a.young[i].node; a.old < 0 || x.nodes.at(n).dist < x.nodes.at(a.old).dist {
 			a.old = n
 		}
 	}

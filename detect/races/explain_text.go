@@ -55,8 +55,8 @@ func (x *explainer) finish() (*Explanation, error) {
 	if src.id == x.b {
 		ex.Order = asyncclock.After
 	}
-	for n := x.target; x.nodes[n].pred >= 0; n = x.nodes[n].pred {
-		to, from := &x.nodes[n], &x.nodes[x.nodes[n].pred]
+	for n := x.target; x.nodes.at(n).pred >= 0; n = x.nodes.at(n).pred {
+		to, from := x.nodes.at(n), x.nodes.at(x.nodes.at(n).pred)
 		ex.Steps = append(ex.Steps, Step{Rule: to.rule, From: x.point(from), To: x.point(to), Why: x.why(from, to)})
 	}
 	slices.Reverse(ex.Steps)
@@ -208,8 +208,8 @@ func (x *explainer) concurrency() *Concurrency {
 	}
 	c.Reasons = append(c.Reasons, x.relation(first, second)...)
 	// The earliest events the first happens before.
-	for i := range x.nodes {
-		if n := &x.nodes[i]; n.kind == traces.Begin && n.ev != second && len(c.Successors) < 3 {
+	for i := range x.nodes.len() {
+		if n := x.nodes.at(i); n.kind == traces.Begin && n.ev != second && len(c.Successors) < 3 {
 			c.Successors = append(c.Successors, x.ref(n.ev))
 		}
 	}
