@@ -188,7 +188,37 @@ type handlerJSON struct {
 	Traces     int               `json:"traces"`
 	Conditions []conditionJSON   `json:"conditions"`
 	State      *invariants.State `json:"state,omitempty"`
+
+	read map[string]skipJSON // without State: the names of the data the state says it read
 }
+
+// specJSONLight is specJSON as ReadOptions.SkipState reads it: a
+// handler's learning state is scanned, and only the names of its data
+// kept, for the checks of its conditions.
+type specJSONLight struct {
+	Version   int                       `json:"licorice_spec"`
+	Params    Params                    `json:"params"`
+	Traces    int                       `json:"traces"`
+	Apps      []string                  `json:"apps,omitempty"`
+	Inputs    []string                  `json:"inputs,omitempty"`
+	Templates []invariants.TemplateDecl `json:"templates,omitempty"`
+	Handlers  []struct {
+		Handler    string          `json:"handler"`
+		Samples    int64           `json:"samples"`
+		Traces     int             `json:"traces"`
+		Conditions []conditionJSON `json:"conditions"`
+		State      *struct {
+			Samples int64               `json:"samples"`
+			Vars    map[string]skipJSON `json:"vars,omitempty"`
+			Pairs   skipJSON            `json:"pairs,omitempty"`
+		} `json:"state,omitempty"`
+	} `json:"handlers"`
+}
+
+// skipJSON is any JSON value, left unread.
+type skipJSON struct{}
+
+func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
 
 type conditionJSON struct {
 	Text       string         `json:"text"`
@@ -419,11 +449,35 @@ func ReadSpecFile(path string) (*Spec, error) {
 // ReadSpec is ReadSpecFile for what r holds (standard input), named name
 // in errors.
 func ReadSpec(r io.Reader, name string) (*Spec, error) {
+	return ReadSpecWith(r, name, ReadOptions{})
+}
+
+// ReadOptions say how much of a spec to read.
+type ReadOptions struct {
+	// SkipState leaves out the handlers' learning state (Handler.State is
+	// nil), which only merging needs: it is most of a large spec's bytes,
+	// and decoding it most of the time and memory of reading one. Its
+	// JSON syntax is still checked, and the names of the data it lists,
+	// against which conditions are checked.
+	SkipState bool
+}
+
+// ReadSpecFileWith is ReadSpecFile with options.
+func ReadSpecFileWith(path string, opts ReadOptions) (*Spec, error) {
+	data, err := limitedfile.ReadJSONObject(path, MaxSpecSize, "a spec")
+	if err != nil {
+		return nil, fmt.Errorf("read spec: %w", err)
+	}
+	return parseSpec(path, data, opts)
+}
+
+// ReadSpecWith is ReadSpec with options.
+func ReadSpecWith(r io.Reader, name string, opts ReadOptions) (*Spec, error) {
 	data, err := limitedfile.ReadJSONObjectFrom(r, name, MaxSpecSize, "a spec")
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
 	}
-	return ParseSpec(name, data)
+	return parseSpec(name, data, opts)
 }
 
 // ParseSpec reads a spec from data, the contents of the file name. It
@@ -433,6 +487,10 @@ func ReadSpec(r io.Reader, name string) (*Spec, error) {
 // constants. A condition's text is derived from them: an empty text is
 // filled in, and one that says something else is an error.
 func ParseSpec(name string, data []byte) (*Spec, error) {
+	return parseSpec(name, data, ReadOptions{})
+}
+
+func parseSpec(name string, data []byte, opts ReadOptions) (*Spec, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("spec %s: %s", name, fmt.Sprintf(format, args...))
 	}
@@ -446,9 +504,14 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 	}
 	at := func(path ...any) []any { return path }
 	var j specJSON
+	var light specJSONLight
+	var into any = &j
+	if opts.SkipState {
+		into = &light
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := dec.Decode(into); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
@@ -472,6 +535,18 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 	}
 	if dec.More() {
 		return nil, fail("unexpected text after the spec")
+	}
+	if opts.SkipState {
+		j = specJSON{Version: light.Version, Params: light.Params, Traces: light.Traces, Apps: light.Apps, Inputs: light.Inputs, Templates: light.Templates}
+		if light.Handlers != nil {
+			j.Handlers = make([]handlerJSON, len(light.Handlers))
+		}
+		for i, h := range light.Handlers {
+			j.Handlers[i] = handlerJSON{Handler: h.Handler, Samples: h.Samples, Traces: h.Traces, Conditions: h.Conditions}
+			if h.State != nil {
+				j.Handlers[i].read = h.State.Vars
+			}
+		}
 	}
 	if j.Version != SpecVersion {
 		return nil, failAt(at("licorice_spec"), "unsupported spec version %d (this licorice reads version %d; is it a spec file?)", j.Version, SpecVersion)
@@ -539,8 +614,12 @@ func ParseSpec(name string, data []byte) (*Spec, error) {
 				// The text is derived; an edit of it alone would be ignored.
 				err = fieldError{[]any{"text"}, fmt.Errorf("the text does not say what the condition is (%q): edit template, vars and constants, and the text with them or leave it empty", c.Text())}
 			}
-			if err == nil && h.State != nil && len(h.State.Vars) > 0 {
-				err = knownVars(c, h.State)
+			switch {
+			case err != nil:
+			case h.State != nil && len(h.State.Vars) > 0:
+				err = knownVars(c, h.State.Vars)
+			case len(hj.read) > 0:
+				err = knownVars(c, hj.read)
 			}
 			if err == nil && (cj.Support < 0 || cj.Support > hj.Samples) {
 				err = fieldError{[]any{"support"}, fmt.Errorf("support %d is out of range 0..%d (the handler's samples)", cj.Support, hj.Samples)}
@@ -658,25 +737,25 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 }
 
 // knownVars checks that a learned handler's condition names data the
-// handler read in training (st, its learning state): a name it never
-// read, a typo or a field that does not exist, would never be realized,
-// and the condition would silently check nothing.
-func knownVars(c *Condition, st *invariants.State) error {
+// handler read in training (read: the data its learning state lists): a
+// name it never read, a typo or a field that does not exist, would never
+// be realized, and the condition would silently check nothing.
+func knownVars[V any](c *Condition, read map[string]V) error {
 	for i, v := range c.Vars {
-		if st.Vars[v] != nil {
+		if _, ok := read[v]; ok {
 			continue
 		}
 		// Suggest the data of the same object, else any.
 		var near []string
 		if dot := strings.LastIndexByte(v, '.'); dot > 0 {
-			for n := range st.Vars {
+			for n := range read {
 				if strings.HasPrefix(n, v[:dot+1]) {
 					near = append(near, n)
 				}
 			}
 		}
 		if len(near) == 0 {
-			near = slices.Collect(maps.Keys(st.Vars))
+			near = slices.Collect(maps.Keys(read))
 		}
 		slices.Sort(near)
 		if len(near) > 6 {

@@ -124,6 +124,59 @@ func TestParseSpecErrors(t *testing.T) {
 				t.Errorf("err = %v\nwant it to contain %q", err, tc.want)
 			}
 		})
+		// Without the learning state, the same, but for the state's own
+		// contents, which only merging reads.
+		t.Run(tc.name+"/skip state", func(t *testing.T) {
+			_, err := parseSpec("s.json", []byte(tc.src), ReadOptions{SkipState: true})
+			want := tc.want
+			if strings.Contains(tc.name, "state") && !strings.Contains(tc.name, "does not know") {
+				// The state's contents are not read.
+				if err != nil && strings.Contains(err.Error(), "state:") {
+					t.Errorf("err = %v, want none about the state's contents", err)
+				}
+				return
+			}
+			if want == "" {
+				if err != nil {
+					t.Errorf("err = %v, want none", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("err = %v\nwant it to contain %q", err, want)
+			}
+		})
+	}
+}
+
+// Read without its learning state, a spec has the same conditions and
+// encodes the same but for the state.
+func TestSkipState(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "cmd", "licorice", "testdata", "learn", "box.spec.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := ParseSpec("s.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	light, err := parseSpec("s.json", data, ReadOptions{SkipState: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hasState := false
+	for i, h := range full.Handlers {
+		hasState = hasState || h.State != nil
+		h.State = nil
+		if l := light.Handlers[i]; l.State != nil {
+			t.Errorf("%s: state read despite SkipState", l.Name)
+		}
+	}
+	if !hasState {
+		t.Fatal("the test spec has no learning state: the test cannot tell")
+	}
+	if a, b := encode(t, full), encode(t, light); string(a) != string(b) {
+		t.Errorf("the specs differ:\n%s", firstDiff(a, b))
 	}
 }
 

@@ -94,7 +94,7 @@ Example:
 			if err := out.check(append(paths, specPath, allow)...); err != nil {
 				return fmt.Errorf("detect: %w", err)
 			}
-			sp, err := readSpec(cmd, specPath)
+			sp, err := readSpec(cmd, specPath, learn.ReadOptions{SkipState: true})
 			if err != nil {
 				return err
 			}

@@ -56,7 +56,7 @@ Disabled conditions are left out unless --disabled is given.`,
 			if err := out.check(args[0]); err != nil {
 				return fmt.Errorf("spec show: %w", err)
 			}
-			sp, err := readSpec(cmd, args[0])
+			sp, err := readSpec(cmd, args[0], learn.ReadOptions{SkipState: true})
 			if err != nil {
 				return err
 			}
@@ -162,7 +162,7 @@ Example:
 			}
 			var specs []*learn.Spec
 			for _, path := range args {
-				sp, err := readSpec(cmd, path)
+				sp, err := readSpec(cmd, path, learn.ReadOptions{})
 				if err != nil {
 					return err
 				}
@@ -222,7 +222,7 @@ Example:
 			if err := oneStdin(args...); err != nil {
 				return err
 			}
-			sp, err := readSpec(cmd, args[0])
+			sp, err := readSpec(cmd, args[0], learn.ReadOptions{SkipState: true})
 			if err != nil {
 				return err
 			}

@@ -27,12 +27,14 @@ func oneStdin(args ...string) error {
 	return nil
 }
 
-// readSpec reads the spec at path ("-": standard input).
-func readSpec(cmd *cobra.Command, path string) (*learn.Spec, error) {
+// readSpec reads the spec at path ("-": standard input). Commands that do
+// not merge read it without its learning state (learn.ReadOptions): twice
+// as fast, in a fraction of the memory.
+func readSpec(cmd *cobra.Command, path string, opts learn.ReadOptions) (*learn.Spec, error) {
 	if path == "-" {
-		return learn.ReadSpec(cmd.InOrStdin(), traces.StdinName)
+		return learn.ReadSpecWith(cmd.InOrStdin(), traces.StdinName, opts)
 	}
-	return learn.ReadSpecFile(path)
+	return learn.ReadSpecFileWith(path, opts)
 }
 
 // loadCatalog returns the built-in templates, with those of the file at
