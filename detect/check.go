@@ -147,9 +147,16 @@ func classify(c *cond, stats *TraceStats) {
 }
 
 // minor reports whether touch e of c is minor, given the REQ touches and
-// the touches of the opposite role.
+// the touches of the opposite role, each in trace order (as c.touches).
+//
+// An opposite touch that stands between e and a REQ after it comes after
+// e and before that REQ in the trace too, so for each REQ only the
+// opposites between the two in the trace are tried, and of those only
+// the ones e happens before (found once).
 func minor(c *cond, e int32, reqs, opposite []int32) bool {
 	te := &c.touches[e]
+	var after []int32 // the opposites e happens before, in trace order
+	afterKnown := false
 	for _, r := range reqs {
 		tr := &c.touches[r]
 		if tr.unit == te.unit || before(tr, te) {
@@ -158,10 +165,21 @@ func minor(c *cond, e int32, reqs, opposite []int32) bool {
 		if !before(te, tr) {
 			return false // concurrent with a REQ
 		}
+		if !afterKnown {
+			// Those after the last REQ stand between e and none.
+			lo, _ := slices.BinarySearch(opposite, e+1)
+			hi, _ := slices.BinarySearch(opposite, reqs[len(reqs)-1])
+			for _, o := range opposite[lo:max(lo, hi)] {
+				if before(te, &c.touches[o]) {
+					after = append(after, o)
+				}
+			}
+			afterKnown = true
+		}
+		hi, _ := slices.BinarySearch(after, r)
 		between := false
-		for _, o := range opposite {
-			to := &c.touches[o]
-			if before(te, to) && before(to, tr) {
+		for _, o := range after[:hi] {
+			if before(&c.touches[o], tr) {
 				between = true
 				break
 			}
