@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -520,7 +521,7 @@ func parseSpec(name string, data []byte, opts ReadOptions) (*Spec, error) {
 			return nil, fmt.Errorf("spec %s:%d:%d: %v", name, line, col, se)
 		case errors.As(err, &te):
 			line, col := position(data, valueStart(data, int(te.Offset)))
-			return nil, fmt.Errorf("spec %s:%d:%d: %s: a JSON %s cannot be %s", name, line, col, te.Field, te.Value, te.Type)
+			return nil, fmt.Errorf("spec %s:%d:%d: %s: want %s, not a JSON %s", name, line, col, te.Field, jsonKind(te.Type), te.Value)
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			line, col := position(data, len(data))
 			return nil, fmt.Errorf("spec %s:%d:%d: unexpected end of file", name, line, col)
@@ -734,6 +735,30 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 		Handler: handler, Template: t.Name, Vars: cj.Vars, A: ic.A, B: ic.B, Set: ic.Set, Pairs: ic.Pairs,
 		Support: cj.Support, Confidence: cj.Confidence, Disabled: cj.Disabled, Pinned: cj.Pinned, cond: ic,
 	}, nil
+}
+
+// jsonKind says what JSON a Go type decodes from, for errors that must
+// not show Go's names.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another value"
 }
 
 // knownVars checks that a learned handler's condition names data the

@@ -63,7 +63,7 @@ func TestParseSpecErrors(t *testing.T) {
 		name, src, want string
 	}{
 		{"syntax", edit(`"traces": 2,`, `"traces": 2,,`), "s.json:4:15: invalid character ','"},
-		{"type", edit(`"traces": 2,`, `"traces": "2",`), "s.json:4:13: traces: a JSON string cannot be int"},
+		{"type", edit(`"traces": 2,`, `"traces": "2",`), "s.json:4:13: traces: want an integer, not a JSON string"},
 		{"truncated", goodSpec[:40], "unexpected end of file"},
 		{"trailing", goodSpec + "{}", "unexpected text after the spec"},
 		{"unknown field", edit(`"traces": 2,`, `"trace": 2,`), `unknown field "trace"`},
@@ -104,6 +104,9 @@ func TestParseSpecErrors(t *testing.T) {
 		{"bad state", edit(`"traces": 2,
       "conditions"`, `"traces": 2, "state": {"samples": 1, "pairs": [{"x": "b", "y": "a"}]},
       "conditions"`), "names must be given in increasing order"},
+		{"state of the wrong type", edit(`"traces": 2,
+      "conditions"`, `"traces": 2, "state": {"samples": 10, "vars": 5},
+      "conditions"`), `handlers.state.vars: want an object, not a JSON number`},
 		{"a datum the state does not know", edit(`"traces": 2,
       "conditions"`, `"traces": 2, "state": {"samples": 10, "vars": {"this.p": {"n": 10, "ref": 10}}},
       "conditions"`), `condition 2 (""): "this.n": the handler read no such datum in training, so the condition would never be checked (it read this.p)`},
