@@ -173,47 +173,40 @@ func (sp *Spec) index() {
 
 // --- The file form ---
 
-type specJSON struct {
+type specJSON = specJSONOf[*invariants.State]
+
+// specJSONOf is the file form of a spec, with S the form a handler's
+// learning state is read in: whole (*invariants.State), or only the
+// names of its data (*stateNames, for ReadOptions.SkipState).
+type specJSONOf[S any] struct {
 	Version   int                       `json:"licorice_spec"`
 	Params    Params                    `json:"params"`
 	Traces    int                       `json:"traces"`
 	Apps      []string                  `json:"apps,omitempty"`
 	Inputs    []string                  `json:"inputs,omitempty"`
 	Templates []invariants.TemplateDecl `json:"templates,omitempty"`
-	Handlers  []handlerJSON             `json:"handlers"`
+	Handlers  []handlerJSONOf[S]        `json:"handlers"`
 }
 
-type handlerJSON struct {
-	Handler    string            `json:"handler"`
-	Samples    int64             `json:"samples"`
-	Traces     int               `json:"traces"`
-	Conditions []conditionJSON   `json:"conditions"`
-	State      *invariants.State `json:"state,omitempty"`
+type handlerJSON = handlerJSONOf[*invariants.State]
+
+type handlerJSONOf[S any] struct {
+	Handler    string          `json:"handler"`
+	Samples    int64           `json:"samples"`
+	Traces     int             `json:"traces"`
+	Conditions []conditionJSON `json:"conditions"`
+	State      S               `json:"state,omitempty"`
 
 	read map[string]skipJSON // without State: the names of the data the state says it read
 }
 
-// specJSONLight is specJSON as ReadOptions.SkipState reads it: a
-// handler's learning state is scanned, and only the names of its data
-// kept, for the checks of its conditions.
-type specJSONLight struct {
-	Version   int                       `json:"licorice_spec"`
-	Params    Params                    `json:"params"`
-	Traces    int                       `json:"traces"`
-	Apps      []string                  `json:"apps,omitempty"`
-	Inputs    []string                  `json:"inputs,omitempty"`
-	Templates []invariants.TemplateDecl `json:"templates,omitempty"`
-	Handlers  []struct {
-		Handler    string          `json:"handler"`
-		Samples    int64           `json:"samples"`
-		Traces     int             `json:"traces"`
-		Conditions []conditionJSON `json:"conditions"`
-		State      *struct {
-			Samples int64               `json:"samples"`
-			Vars    map[string]skipJSON `json:"vars,omitempty"`
-			Pairs   skipJSON            `json:"pairs,omitempty"`
-		} `json:"state,omitempty"`
-	} `json:"handlers"`
+// stateNames is a handler's learning state as ReadOptions.SkipState reads
+// it: scanned, and only the names of its data kept, for the checks of its
+// conditions.
+type stateNames struct {
+	Samples int64               `json:"samples"`
+	Vars    map[string]skipJSON `json:"vars,omitempty"`
+	Pairs   skipJSON            `json:"pairs,omitempty"`
 }
 
 // skipJSON is any JSON value, left unread.
@@ -505,7 +498,7 @@ func parseSpec(name string, data []byte, opts ReadOptions) (*Spec, error) {
 	}
 	at := func(path ...any) []any { return path }
 	var j specJSON
-	var light specJSONLight
+	var light specJSONOf[*stateNames]
 	var into any = &j
 	if opts.SkipState {
 		into = &light

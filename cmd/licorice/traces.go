@@ -48,6 +48,27 @@ func openTrace(cmd *cobra.Command, path string, opts ...traces.Option) (*traces.
 	return r, func() { r.Close(); bar.Done() }, nil
 }
 
+// traceFormat is the form of a trace to write: the one the flag (named
+// flag, set to value) names, else the one the name of the file out calls
+// for, else def (for standard output: out "" or "-").
+func traceFormat(flag, value, out string, def traces.Format) (traces.Format, error) {
+	switch {
+	case value != "":
+		f, err := traces.ParseFormat(value)
+		if err != nil {
+			return f, usageError{fmt.Errorf("--%s: %w", flag, err)}
+		}
+		return f, nil
+	case out != "" && out != "-":
+		f, err := traces.FormatOf(out)
+		if err != nil {
+			return f, usageError{fmt.Errorf("%w; or name the format with --%s", err, flag)}
+		}
+		return f, nil
+	}
+	return def, nil
+}
+
 // validation returns the reader options for a --no-validate flag.
 func validation(noValidate bool) []traces.Option {
 	if noValidate {

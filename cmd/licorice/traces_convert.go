@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -32,17 +31,9 @@ Examples:
 		Args: argsFor(2, 2, "the trace to convert and the file to write (IN OUT)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, out := args[0], args[1]
-			format := traces.JSONL
-			var err error
-			switch {
-			case to != "":
-				if format, err = traces.ParseFormat(to); err != nil {
-					return usageError{fmt.Errorf("--to: %w", err)}
-				}
-			case out != "-":
-				if format, err = traces.FormatOf(out); err != nil {
-					return usageError{fmt.Errorf("%w; or name the format with --to", err)}
-				}
+			format, err := traceFormat("to", to, out, traces.JSONL)
+			if err != nil {
+				return err
 			}
 			r, done, err := openTrace(cmd, in, validation(noValidate)...)
 			if err != nil {

@@ -71,17 +71,9 @@ Example:
 			if out.path == "" {
 				return usageError{fmt.Errorf("generate: -o OUT is required (\"-\": standard output)")}
 			}
-			f := traces.LCT
-			var err error
-			switch {
-			case format != "":
-				if f, err = traces.ParseFormat(format); err != nil {
-					return usageError{fmt.Errorf("--format: %w", err)}
-				}
-			case !out.stdout():
-				if f, err = traces.FormatOf(out.path); err != nil {
-					return usageError{fmt.Errorf("%w; or name the format with --format", err)}
-				}
+			f, err := traceFormat("format", format, out.path, traces.LCT)
+			if err != nil {
+				return err
 			}
 			if err := out.check(); err != nil {
 				return fmt.Errorf("generate: %w", err)
