@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Point is a sample of two data: X is the first datum's value, Y the
@@ -227,8 +228,12 @@ func (p *PairState) addLine(lo, hi Point) {
 func (p *PairState) checkLine(pts ...Point) {
 	a, b, ok := line(p.Lo, p.Hi)
 	if !ok {
-		if Compare(p.Lo.Y, p.Hi.Y) != 0 {
-			p.breakLine() // one x, several y: not a function of x
+		// Every point has the x of the extremes (Compare orders 0 and
+		// -0.0, 1 and 1.0 apart, but they are one number): several y are
+		// not a function of x.
+		y := p.Lo.Y.Float()
+		if p.Hi.Y.Float() != y || slices.ContainsFunc(pts, func(q Point) bool { return q.Y.Float() != y }) {
+			p.breakLine()
 		}
 		return
 	}

@@ -3,6 +3,7 @@ package invariants
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -30,6 +31,17 @@ func randomSamples(r *rand.Rand, n int) [][]Var {
 		add("e", FloatValue(float64(x)/2+float64(r.IntN(2))), 1)
 		add("f", IntValue(x|8), 1)
 		add("g", IntValue(3-x), 1)
+		// -x as an int, as a float, and for x == 0 as 0.0 or -0.0: equal
+		// numbers of different kinds and signs must learn the same line
+		// in any order.
+		h := FloatValue(-float64(x))
+		switch r.IntN(3) {
+		case 0:
+			h = IntValue(-x)
+		case 1:
+			h = FloatValue(0 - float64(x))
+		}
+		add("h", h, 1)
 		if mode == 0 && r.IntN(50) == 0 {
 			add("b", IntValue(99), 1) // noise: a rare outlier breaks some relations
 		}
@@ -210,3 +222,46 @@ func TestConditionsHoldOnTheirSamples(t *testing.T) {
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 3)) }
+
+// TestPairStateOrder: a pair's state is the same whatever the order of
+// its samples, also for equal numbers that Compare tells apart (0.0 and
+// -0.0, 1 and 1.0) at one x.
+func TestPairStateOrder(t *testing.T) {
+	tests := [][]Point{
+		{{IntValue(0), FloatValue(0)}, {IntValue(0), FloatValue(math.Copysign(0, -1))}, {IntValue(1), FloatValue(-1)}},
+		{{IntValue(2), IntValue(1)}, {IntValue(2), FloatValue(1)}, {IntValue(3), IntValue(2)}},
+		{{FloatValue(0), IntValue(5)}, {FloatValue(0), IntValue(6)}, {FloatValue(math.Copysign(0, -1)), IntValue(5)}},
+		{{IntValue(0), IntValue(0)}, {IntValue(0), IntValue(1)}, {IntValue(1), IntValue(2)}},
+	}
+	for _, pts := range tests {
+		var want string
+		for i, perm := range permutations(len(pts)) {
+			var p PairState
+			for _, j := range perm {
+				p.Add(pts[j].X, pts[j].Y)
+			}
+			b, err := json.Marshal(&p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				want = string(b)
+			} else if string(b) != want {
+				t.Errorf("%v in the order %v: %s, want %s (the first order's)", pts, perm, b, want)
+			}
+		}
+	}
+}
+
+func permutations(n int) [][]int {
+	if n == 0 {
+		return [][]int{{}}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := 0; i <= len(p); i++ {
+			out = append(out, slices.Insert(slices.Clone(p), i, n-1))
+		}
+	}
+	return out
+}
