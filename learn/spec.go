@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -237,7 +238,7 @@ type constantsJSON struct {
 // name, conditions in the learner's order (by data, then template), maps by
 // key. The same spec gives the same bytes.
 func (sp *Spec) Encode(w io.Writer) error {
-	e := &specWriter{}
+	e := newSpecWriter(w)
 	e.line(0, "{")
 	e.field(1, "licorice_spec", SpecVersion, ",")
 	e.field(1, "params", sp.Params, ",")
@@ -265,11 +266,7 @@ func (sp *Spec) Encode(w io.Writer) error {
 		e.line(1, "]")
 	}
 	e.line(0, "}")
-	if e.err != nil {
-		return fmt.Errorf("encode spec: %w", e.err)
-	}
-	_, err := w.Write(e.buf.Bytes())
-	return err
+	return e.flush()
 }
 
 func comma(i, n int) string {
@@ -279,38 +276,64 @@ func comma(i, n int) string {
 	return ""
 }
 
-// specWriter lays out a spec's JSON.
+// specWriter lays out a spec's JSON as it writes it: a large spec is
+// never whole in memory. Its first error sticks.
 type specWriter struct {
-	buf bytes.Buffer
+	w   *bufio.Writer
+	tmp bytes.Buffer  // one value's compact JSON
+	enc *json.Encoder // into tmp
 	err error
 }
 
-func (e *specWriter) line(depth int, s string) {
+func newSpecWriter(w io.Writer) *specWriter {
+	e := &specWriter{w: bufio.NewWriterSize(w, 1<<16)}
+	e.enc = json.NewEncoder(&e.tmp)
+	e.enc.SetEscapeHTML(false)
+	return e
+}
+
+// flush writes what is buffered and returns the first error.
+func (e *specWriter) flush() error {
+	if e.err == nil {
+		e.err = e.w.Flush()
+	}
+	if e.err != nil {
+		return fmt.Errorf("encode spec: %w", e.err)
+	}
+	return nil
+}
+
+func (e *specWriter) indent(depth int) {
 	for range depth {
-		e.buf.WriteString("  ")
+		e.w.WriteString("  ")
 	}
-	e.buf.WriteString(s)
-	e.buf.WriteByte('\n')
 }
 
-// compact returns v as one line of JSON, spaced after ':' and ',', without
+func (e *specWriter) line(depth int, s string) {
+	e.indent(depth)
+	e.w.WriteString(s)
+	e.w.WriteByte('\n')
+}
+
+// value writes v as one line of JSON, spaced after ':' and ',', without
 // HTML escapes.
-func (e *specWriter) compact(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil && e.err == nil {
-		e.err = err
+func (e *specWriter) value(v any) {
+	e.tmp.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		if e.err == nil {
+			e.err = err
+		}
+		return
 	}
-	return spaced(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	writeSpaced(e.w, bytes.TrimSuffix(e.tmp.Bytes(), []byte("\n")))
 }
 
-// spaced inserts a space after every ':' and ',' outside strings.
-func spaced(b []byte) string {
-	var out strings.Builder
+// writeSpaced writes b with a space after every ':' and ',' outside
+// strings.
+func writeSpaced(w *bufio.Writer, b []byte) {
 	inString, escaped := false, false
 	for _, c := range b {
-		out.WriteByte(c)
+		w.WriteByte(c)
 		switch {
 		case escaped:
 			escaped = false
@@ -319,17 +342,26 @@ func spaced(b []byte) string {
 		case c == '"':
 			inString = !inString
 		case !inString && (c == ':' || c == ','):
-			out.WriteByte(' ')
+			w.WriteByte(' ')
 		}
 	}
-	return out.String()
 }
 
 func (e *specWriter) field(depth int, key string, v any, end string) {
-	e.line(depth, e.compact(key)+": "+e.compact(v)+end)
+	e.indent(depth)
+	e.value(key)
+	e.w.WriteString(": ")
+	e.value(v)
+	e.w.WriteString(end)
+	e.w.WriteByte('\n')
 }
 
-func (e *specWriter) item(depth int, v any, end string) { e.line(depth, e.compact(v)+end) }
+func (e *specWriter) item(depth int, v any, end string) {
+	e.indent(depth)
+	e.value(v)
+	e.w.WriteString(end)
+	e.w.WriteByte('\n')
+}
 
 func (e *specWriter) handler(h *Handler, end string) {
 	e.line(2, "{")
