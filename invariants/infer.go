@@ -174,7 +174,8 @@ func nonZeroRange(s *Summary) float64 {
 }
 
 // binary proposes the conditions on one pair.
-func (l *Learner) binary(p *PairEntry, keep func(*Condition)) {
+func (l *Learner) binary(e *PairEntry, keep func(*Condition)) {
+	p := e.State()
 	n := p.N
 	if n == 0 {
 		return
@@ -182,7 +183,7 @@ func (l *Learner) binary(p *PairEntry, keep func(*Condition)) {
 	cond := func(b builtin, x, y string, chance float64) *Condition {
 		return &Condition{Template: l.cat.kind(b), Vars: []string{x, y}, Support: n, Chance: chance}
 	}
-	X, Y := p.X, p.Y
+	X, Y := e.X, e.Y
 	half := pow(0.5, n)
 	numeric := p.Num == n
 	other := p.Ptr == n || p.Bools == n
@@ -244,7 +245,7 @@ func (l *Learner) binary(p *PairEntry, keep func(*Condition)) {
 			}
 		}
 	}
-	if c := pairsCondition(&p.PairState, X, Y, cond); c != nil {
+	if c := pairsCondition(p, X, Y, cond); c != nil {
 		keep(c)
 	}
 	for _, t := range l.cat.binary {
@@ -253,7 +254,7 @@ func (l *Learner) binary(p *PairEntry, keep func(*Condition)) {
 			if swapped {
 				name, vars = name+swappedSuffix, []string{Y, X}
 			}
-			st := p.User[name]
+			st := e.User[name]
 			if st == nil || st.N != n {
 				continue
 			}

@@ -33,10 +33,53 @@ type PairKey struct{ X, Y string }
 // PairEntry is what a learner keeps about one pair of data.
 type PairEntry struct {
 	X, Y string
-	PairState
+	// state is the pair's state; nil while the pair has one sample, once.
+	// Most pairs of a handler that reads many data meet in one sample:
+	// the point takes a fifth of the memory of a state.
+	state *PairState
+	once  Point
 	// User holds the state of each binary user template on the pair: under
 	// its name for (x, y), and name + "/yx" for (y, x).
 	User map[string]*UserState
+}
+
+// State returns the pair's state: its own, or for a pair of one sample,
+// a new one.
+func (p *PairEntry) State() *PairState {
+	if p.state != nil {
+		return p.state
+	}
+	var st PairState
+	st.Add(p.once.X, p.once.Y)
+	return &st
+}
+
+// add records one sample of the pair.
+func (p *PairEntry) add(x, y Value) {
+	switch {
+	case p.state != nil:
+		p.state.Add(x, y)
+	case p.once.X.kind == Absent:
+		p.once = Point{x, y}
+	default:
+		p.state = p.State()
+		p.once = Point{}
+		p.state.Add(x, y)
+	}
+}
+
+// merge adds the samples of o, a pair of the same data.
+func (p *PairEntry) merge(o *PairEntry) {
+	if o.state == nil {
+		if o.once.X.kind != Absent {
+			p.add(o.once.X, o.once.Y)
+		}
+		return
+	}
+	if p.state == nil {
+		p.state, p.once = p.State(), Point{}
+	}
+	p.state.Merge(o.state)
 }
 
 // pairJSON is the stored form of a PairEntry: the failed relations by
@@ -51,9 +94,9 @@ type pairJSON struct {
 
 // MarshalJSON writes the pair with its failed relations by name.
 func (p *PairEntry) MarshalJSON() ([]byte, error) {
-	j := pairJSON{X: p.X, Y: p.Y, PairState: p.PairState, User: p.User}
+	j := pairJSON{X: p.X, Y: p.Y, PairState: *p.State(), User: p.User}
 	for i, n := range failNames {
-		if p.Fails&(1<<i) != 0 {
+		if j.PairState.Fails&(1<<i) != 0 {
 			j.Fails = append(j.Fails, n)
 		}
 	}
@@ -66,13 +109,13 @@ func (p *PairEntry) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*p = PairEntry{X: j.X, Y: j.Y, PairState: j.PairState, User: j.User}
+	*p = PairEntry{X: j.X, Y: j.Y, state: &j.PairState, User: j.User}
 	for _, f := range j.Fails {
 		i := slices.Index(failNames, f)
 		if i < 0 {
 			return fmt.Errorf("pair (%s, %s): unknown failed relation %q", j.X, j.Y, f)
 		}
-		p.Fails |= 1 << i
+		p.state.Fails |= 1 << i
 	}
 	return nil
 }
@@ -231,7 +274,7 @@ func (l *Learner) addPair(a, b *Var) {
 		p = &PairEntry{X: a.Name, Y: b.Name}
 		l.pairs[key] = p
 	}
-	p.Add(a.Val, b.Val)
+	p.add(a.Val, b.Val)
 	for _, t := range l.cat.binary {
 		if _, ok := t.user.opType(a.Val, b.Val, 2); !ok {
 			continue
@@ -278,7 +321,7 @@ func (l *Learner) Merge(o *Learner) {
 			p = &PairEntry{X: key.X, Y: key.Y}
 			l.pairs[key] = p
 		}
-		p.PairState.Merge(&op.PairState)
+		p.merge(op)
 		l.mergeUser(&p.User, op.User)
 	}
 }
@@ -367,15 +410,19 @@ func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
 		if _, dup := l.pairs[key]; dup {
 			return nil, fmt.Errorf("pair (%s, %s) is listed twice", p.X, p.Y)
 		}
-		if p.N > 0 && len(p.Tuples) == 0 && !p.ManyTuples {
+		if p.state == nil {
+			p.state = &PairState{} // built, not read from JSON
+		}
+		st := p.state
+		if st.N > 0 && len(st.Tuples) == 0 && !st.ManyTuples {
 			// A state stored before pair one-of sets were kept: nothing
 			// is known about its tuples.
-			p.ManyTuples = true
+			st.ManyTuples = true
 		}
-		if err := p.PairState.validate(); err != nil {
+		if err := st.validate(); err != nil {
 			return nil, fmt.Errorf("pair (%s, %s): %w", p.X, p.Y, err)
 		}
-		if err := check(p.User, 2, p.N, "pair ("+p.X+", "+p.Y+")"); err != nil {
+		if err := check(p.User, 2, st.N, "pair ("+p.X+", "+p.Y+")"); err != nil {
 			return nil, err
 		}
 		l.pairs[key] = p

@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -42,5 +43,39 @@ func TestMaxPairGroup(t *testing.T) {
 		if m.Unpaired() != 2*tt.unpaired {
 			t.Errorf("merged twice: %d unpaired samples, want %d", m.Unpaired(), 2*tt.unpaired)
 		}
+	}
+}
+
+// TestOncePairs: a pair met in one sample keeps that sample, not a state,
+// and is stored and inferred from as if it had one.
+func TestOncePairs(t *testing.T) {
+	l := NewLearner(Builtins())
+	for i := range 3 {
+		l.Add([]Var{
+			{Name: fmt.Sprintf("a%d", i), Val: IntValue(int64(i)), Group: 1},
+			{Name: fmt.Sprintf("b%d", i), Val: IntValue(int64(2 * i)), Group: 1},
+		})
+	}
+	for key, p := range l.pairs {
+		if p.state != nil {
+			t.Errorf("pair %v of one sample has a state", key)
+		}
+	}
+	l.Add([]Var{{Name: "a0", Val: IntValue(5), Group: 1}, {Name: "b0", Val: IntValue(7), Group: 1}})
+	if p := l.pairs[PairKey{"a0", "b0"}]; p.state == nil || p.state.N != 2 {
+		t.Errorf("pair of two samples: state %+v, want one of 2 samples", p.state)
+	}
+	var full PairState
+	full.Add(IntValue(1), IntValue(2))
+	once, err := json.Marshal(l.pairs[PairKey{"a1", "b1"}])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(&PairEntry{X: "a1", Y: "b1", state: &full})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(once) != string(want) {
+		t.Errorf("pair of one sample stored as %s, want %s", once, want)
 	}
 }
