@@ -38,25 +38,43 @@ type tracker struct {
 	// reqWrote is, for a location, the REQ events whose writes its value
 	// carries: the last writer's if it was a REQ event's, and, when writes
 	// updated the value in place (count--), those of the updates before
-	// (at most maxCarried, the latest). readFrom is, for an event, the REQ
-	// events whose writes it read and where (once it ended, where only if
-	// it touches a condition); carriedAt is, for a running event, where it
-	// last read each location that carried some (the read's src). See the
-	// package doc on pairs whose later event read the earlier.
+	// (at most maxCarried, the latest). readFrom is, for an event, where
+	// it read values that REQ events' writes carried, and whose; carriedAt
+	// is, for a running event, where it last read each location that
+	// carried some (the read's src). See the package doc on pairs whose
+	// later event read the earlier.
 	reqWrote  map[traces.Location][]traces.Sym
-	readFrom  map[traces.Sym]map[traces.Sym][]traces.Location
+	readFrom  map[traces.Sym][]carried
 	carriedAt map[traces.Sym]map[traces.Location]traces.Sym
 
 	// readAt is, for a running event, where it last read each datum of a
 	// condition (the read's src): a write there from the same src updates
 	// the value in place.
 	readAt map[traces.Sym]map[traces.Location]traces.Sym
+	spare  []map[traces.Location]traces.Sym // emptied maps of readAt and carriedAt
 
 	// signaller is the last task that gave each handle, waited the
 	// signallers of the handles each thread waited on (at most
 	// maxWaited): with the senders, the causes of each event.
 	signaller map[traces.Sym]traces.Sym
 	waited    map[traces.Sym][]traces.Sym
+}
+
+// carried is a read of a value that REQ events' writes carried: where,
+// and the events, as reqWrote listed them then. Lists are shared, never
+// changed in place: an event that reads a counter every REQ event
+// updated keeps one list, not one entry per writer.
+type carried struct {
+	loc  traces.Location
+	from []traces.Sym
+}
+
+// readFromAt reports whether event k read what event w wrote at a
+// location not in except.
+func (t *tracker) readFromAt(k, w traces.Sym, except []traces.Location) bool {
+	return k != w && slices.ContainsFunc(t.readFrom[k], func(c carried) bool {
+		return !slices.Contains(except, c.loc) && slices.Contains(c.from, w)
+	})
 }
 
 // maxCauses bounds how many of an event's causes (its sender, the sender
@@ -133,7 +151,7 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *rea
 		open:   make(map[traces.Sym][]openTouch),
 
 		reqWrote:  make(map[traces.Location][]traces.Sym),
-		readFrom:  make(map[traces.Sym]map[traces.Sym][]traces.Location),
+		readFrom:  make(map[traces.Sym][]carried),
 		carriedAt: make(map[traces.Sym]map[traces.Location]traces.Sym),
 		readAt:    make(map[traces.Sym]map[traces.Location]traces.Sym),
 		signaller: make(map[traces.Sym]traces.Sym),
@@ -184,12 +202,7 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 				t.heap[op.Loc] = op.Val
 			}
 			if op.Src != traces.NoSym && t.running(op.Task) {
-				at := t.readAt[op.Task]
-				if at == nil {
-					at = make(map[traces.Location]traces.Sym)
-					t.readAt[op.Task] = at
-				}
-				at[op.Loc] = op.Src
+				t.srcMap(t.readAt, op.Task)[op.Loc] = op.Src
 			}
 		}
 		if ws := t.reqWrote[op.Loc]; len(ws) > 0 && t.running(op.Task) {
@@ -218,25 +231,36 @@ const maxCarried = 64
 // the REQ events ws wrote.
 func (t *tracker) readCarried(op *traces.Op, ws []traces.Sym) {
 	from := t.readFrom[op.Task]
-	for _, w := range ws {
-		if w == op.Task {
-			continue
-		}
-		if from == nil {
-			from = make(map[traces.Sym][]traces.Location)
-			t.readFrom[op.Task] = from
-		}
-		if !slices.Contains(from[w], op.Loc) {
-			from[w] = append(from[w], op.Loc)
-		}
+	if !slices.ContainsFunc(from, func(c carried) bool {
+		return c.loc == op.Loc && len(c.from) == len(ws) && &c.from[0] == &ws[0]
+	}) {
+		t.readFrom[op.Task] = append(from, carried{op.Loc, ws})
 	}
 	if op.Src != traces.NoSym {
-		at := t.carriedAt[op.Task]
-		if at == nil {
+		t.srcMap(t.carriedAt, op.Task)[op.Loc] = op.Src
+	}
+}
+
+// srcMap returns task's map in m, made (or reused) if it has none.
+func (t *tracker) srcMap(m map[traces.Sym]map[traces.Location]traces.Sym, task traces.Sym) map[traces.Location]traces.Sym {
+	at := m[task]
+	if at == nil {
+		if n := len(t.spare); n > 0 {
+			at, t.spare = t.spare[n-1], t.spare[:n-1]
+		} else {
 			at = make(map[traces.Location]traces.Sym)
-			t.carriedAt[op.Task] = at
 		}
-		at[op.Loc] = op.Src
+		m[task] = at
+	}
+	return at
+}
+
+// dropSrcMap forgets task's map in m, keeping it for reuse.
+func (t *tracker) dropSrcMap(m map[traces.Sym]map[traces.Location]traces.Sym, task traces.Sym) {
+	if at := m[task]; at != nil {
+		clear(at)
+		t.spare = append(t.spare, at)
+		delete(m, task)
 	}
 }
 
@@ -367,13 +391,20 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	refs, opens := t.reqs[task], t.open[task]
 	delete(t.reqs, task)
 	delete(t.open, task)
-	delete(t.readAt, task)
-	delete(t.carriedAt, task)
+	t.dropSrcMap(t.readAt, task)
+	t.dropSrcMap(t.carriedAt, task)
 	if len(refs) == 0 && len(opens) == 0 {
 		// No REQ, GEN or KILL: as a cause of later events, only whom it
 		// read from matters, not where.
-		for w := range t.readFrom[task] {
-			t.readFrom[task][w] = nil
+		from := t.readFrom[task]
+		for i := range from {
+			from[i].loc = traces.Location{}
+		}
+		from = slices.CompactFunc(from, func(a, b carried) bool {
+			return len(a.from) == len(b.from) && &a.from[0] == &b.from[0]
+		})
+		if len(from) > 0 {
+			t.readFrom[task] = slices.Clip(from)
 		}
 		return
 	}
@@ -435,7 +466,7 @@ func (t *tracker) running(task traces.Sym) bool {
 // have been sent as it was.
 func (t *tracker) dependent(later, earlier *touch, except []traces.Location) bool {
 	k, w := t.units[later.unit].task, t.units[earlier.unit].task
-	if slices.ContainsFunc(t.readFrom[k][w], func(l traces.Location) bool { return !slices.Contains(except, l) }) {
+	if t.readFromAt(k, w, except) {
 		return true
 	}
 	seen := map[traces.Sym]bool{k: true}
@@ -447,7 +478,7 @@ func (t *tracker) dependent(later, earlier *touch, except []traces.Location) boo
 			continue
 		}
 		seen[c] = true
-		if _, ok := t.readFrom[c][w]; ok && c != w {
+		if t.readFromAt(c, w, nil) {
 			return true
 		}
 		todo = t.causes(c, todo)
