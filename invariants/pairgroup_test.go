@@ -79,3 +79,29 @@ func TestOncePairs(t *testing.T) {
 		t.Errorf("pair of one sample stored as %s, want %s", once, want)
 	}
 }
+
+// TestPairsLinearInBody: the pairs a handler's sample forms grow linearly
+// with the data it read, not with their square — a body four times
+// longer forms at most four times the pairs — whether its data are of one
+// abstract type (a loop over a collection) or of many small ones.
+func TestPairsLinearInBody(t *testing.T) {
+	sample := func(n int) []Var {
+		var vs []Var
+		for i := range n {
+			vs = append(vs, Var{Name: fmt.Sprintf("elem%05d", i), Val: IntValue(int64(i)), Group: 1})
+			vs = append(vs, Var{Name: fmt.Sprintf("obj%05d.f", i), Val: IntValue(int64(i % 7)), Group: int32(2 + i/8)})
+		}
+		return vs
+	}
+	pairs := func(n int) int {
+		l := NewLearner(Builtins())
+		l.Add(sample(n))
+		return len(l.pairs)
+	}
+	for _, n := range []int{96, 384} {
+		small, large := pairs(n), pairs(4*n)
+		if small == 0 || large > 4*small {
+			t.Errorf("bodies of %d and %d data: %d and %d pairs, want at most 4 times as many", 2*n, 8*n, small, large)
+		}
+	}
+}
