@@ -55,10 +55,12 @@ type opAt struct {
 type touchRef struct{ cond, touch int32 }
 
 func newRealizer(sp *learn.Spec, syms *traces.Symbols, cs *conds, stats *TraceStats) *realizer {
+	sampler, rz := learn.NewSampler(syms), learn.NewRealizer(sp, syms)
+	sampler.SetExtraFilter(rz.NeedsField)
 	return &realizer{
 		syms:    syms,
-		sampler: learn.NewSampler(syms),
-		rz:      learn.NewRealizer(sp, syms),
+		sampler: sampler,
+		rz:      rz,
 		spec:    sp,
 		conds:   cs,
 		stats:   stats,

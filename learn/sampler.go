@@ -96,6 +96,10 @@ type Sampler struct {
 	scopes map[traces.Sym]*scope
 	free   []*frame
 	spare  []*scope
+	// wantExtra, if not nil, says which fields of the objects an
+	// invocation read are worth binding though it did not read them
+	// (SetExtraFilter).
+	wantExtra func(handler, field traces.Sym) bool
 
 	inv Invocation
 	// scratch for naming
@@ -342,6 +346,9 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 	for _, o := range s.owners {
 		gs := s.ogroup[o]
 		for _, field := range s.fields[o] {
+			if s.wantExtra != nil && !s.wantExtra(f.handler, field) {
+				continue
+			}
 			loc := traces.Location{Obj: o.id, Field: field, Static: o.static}
 			if _, read := f.index[loc]; read {
 				continue
@@ -362,6 +369,12 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 	}
 	return inv
 }
+
+// SetExtraFilter makes the sampler bind an extra field (one an invocation
+// did not read, of an object it read) only if want(handler, field): for a
+// reader of a spec, whose conditions name a few fields, the rest are work
+// for nothing. The data the invocation read are bound whatever want says.
+func (s *Sampler) SetExtraFilter(want func(handler, field traces.Sym) bool) { s.wantExtra = want }
 
 // name numbers the objects f touched by site, and returns the receiver
 // ("this"), or NoSym.

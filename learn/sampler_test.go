@@ -23,6 +23,13 @@ func checkGolden(t *testing.T, path, got string) {
 // describe runs the sampler over a trace and writes every invocation.
 func describe(t *testing.T, path string) string {
 	t.Helper()
+	return describeWith(t, path, nil)
+}
+
+// describeWith is describe with an extra filter (SetExtraFilter), unless
+// want is nil.
+func describeWith(t *testing.T, path string, want func(handler, field traces.Sym) bool) string {
+	t.Helper()
 	r, err := traces.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +37,9 @@ func describe(t *testing.T, path string) string {
 	defer r.Close()
 	syms := r.Symbols()
 	s := NewSampler(syms)
+	if want != nil {
+		s.SetExtraFilter(want)
+	}
 	var b strings.Builder
 	var op traces.Op
 	for {
@@ -112,5 +122,52 @@ func TestSampler(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			checkGolden(t, strings.TrimSuffix(f, ".jsonl")+".golden", describe(t, f))
 		})
+	}
+}
+
+// TestExtraFilter: an extra filter leaves out the extra fields it does not
+// want, and only those; the Realizer's NeedsField wants a field exactly
+// when a condition of the handler names some datum with it.
+func TestExtraFilter(t *testing.T) {
+	path := filepath.Join("testdata", "sampler", "types.jsonl")
+	all := describe(t, path)
+	if !strings.Contains(all, " extra\n") {
+		t.Fatal("types.jsonl binds no extra field: the test checks nothing")
+	}
+	if got := describeWith(t, path, func(_, _ traces.Sym) bool { return true }); got != all {
+		t.Errorf("a filter that wants every field changed the samples:\n%s\nwant\n%s", got, all)
+	}
+	none := describeWith(t, path, func(_, field traces.Sym) bool { return false })
+	var want []string
+	for _, line := range strings.SplitAfter(all, "\n") {
+		if !strings.HasSuffix(line, " extra\n") {
+			want = append(want, line)
+		}
+	}
+	if none != strings.Join(want, "") {
+		t.Errorf("a filter that wants no field:\n%s\nwant every sample without its extra fields:\n%s", none, strings.Join(want, ""))
+	}
+
+	syms := traces.NewSymbols()
+	sp := &Spec{Handlers: []*Handler{{Name: "A.on", Conditions: []*Condition{
+		{Vars: []string{"this.count", "Main.init:1#2.items[0]"}},
+		{Vars: []string{"app.A.size"}, Disabled: true},
+	}}}}
+	sp.index()
+	rz := NewRealizer(sp, syms)
+	for _, tt := range []struct {
+		handler, field string
+		want           bool
+	}{
+		{"A.on", "count", true},
+		{"A.on", "[0]", true},
+		{"A.on", "items", false},
+		{"A.on", "ount", false},
+		{"A.on", "size", false}, // only a disabled condition names it
+		{"B.on", "count", false},
+	} {
+		if got := rz.NeedsField(syms.Intern(tt.handler), syms.Intern(tt.field)); got != tt.want {
+			t.Errorf("NeedsField(%s, %s) = %v, want %v", tt.handler, tt.field, got, tt.want)
+		}
 	}
 }

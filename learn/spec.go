@@ -937,16 +937,43 @@ type Realized struct {
 // Realizer binds spec conditions to invocations (see the package doc). It
 // belongs to one Symbols table and is not safe for concurrent use.
 type Realizer struct {
-	spec  *Spec
-	syms  *traces.Symbols
-	names *Names
-	bound map[string]int
+	spec   *Spec
+	syms   *traces.Symbols
+	names  *Names
+	bound  map[string]int
+	fields map[[2]traces.Sym]bool // (handler, field) -> NeedsField
 }
 
 // NewRealizer returns a realizer of sp's conditions for invocations whose
 // Syms come from syms.
 func NewRealizer(sp *Spec, syms *traces.Symbols) *Realizer {
-	return &Realizer{spec: sp, syms: syms, names: NewNames(syms), bound: make(map[string]int)}
+	return &Realizer{spec: sp, syms: syms, names: NewNames(syms), bound: make(map[string]int), fields: make(map[[2]traces.Sym]bool)}
+}
+
+// NeedsField reports whether a condition of handler's may name a datum
+// that is field of some object: the name of such a datum ends with the
+// field, after a "." unless it is an element ("[i]"; Name.AppendTo). It
+// is a Sampler's extra filter (SetExtraFilter).
+func (r *Realizer) NeedsField(handler, field traces.Sym) bool {
+	key := [2]traces.Sym{handler, field}
+	need, ok := r.fields[key]
+	if ok {
+		return need
+	}
+	if h := r.spec.Handler(r.syms.String(handler)); h != nil {
+		suffix := r.syms.String(field)
+		if !strings.HasPrefix(suffix, "[") {
+			suffix = "." + suffix
+		}
+		for _, c := range h.Conditions {
+			if !c.Disabled && slices.ContainsFunc(c.Vars, func(v string) bool { return strings.HasSuffix(v, suffix) }) {
+				need = true
+				break
+			}
+		}
+	}
+	r.fields[key] = need
+	return need
 }
 
 // Realize appends to dst the enabled conditions of inv's handler whose
