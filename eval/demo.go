@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/licorice-dev/licorice/detect"
+	"github.com/licorice-dev/licorice/detect/htmlreport"
+	"github.com/licorice-dev/licorice/internal/atomicfile"
 	"github.com/licorice-dev/licorice/learn"
 	"github.com/licorice-dev/licorice/shuffle"
 	"github.com/licorice-dev/licorice/shuffle/apps"
@@ -31,6 +33,9 @@ type DemoConfig struct {
 	Window time.Duration // AsyncClock's time window
 	Color  bool          // colour the report
 	Width  int           // wrap text at this column (default 100)
+	// HTML, if set, is a file to write the report to as a page (package
+	// detect/htmlreport), replaced only once it is whole.
+	HTML string
 }
 
 func (c *DemoConfig) defaults() {
@@ -158,6 +163,13 @@ func Demo(ctx context.Context, w io.Writer, cfg DemoConfig) error {
 	}
 	d.rule("")
 	d.line()
+	if cfg.HTML != "" {
+		if err := writePage(ctx, cfg.HTML, det, test.File); err != nil {
+			return err
+		}
+		d.para("", fmt.Sprintf("The report as a page, with a timeline of each example: %s (open it in a browser).", cfg.HTML))
+		d.line()
+	}
 	raceFound, _ := score(app, raceGroups)
 	d.explain(app, det, test.Crash == "", len(raceGroups), len(raceFound), conds)
 	d.line()
@@ -166,10 +178,28 @@ func Demo(ctx context.Context, w io.Writer, cfg DemoConfig) error {
 	d.say("  licorice learn train/ -o %s.spec.json", app.Name)
 	d.say("  licorice record --app %s --runs 1 --seed %d --actions %d -o test/", app.Name, test.Seed, cfg.TestActions)
 	d.say("  licorice detect --spec %s.spec.json test/", app.Name)
+	d.say("  licorice detect --spec %s.spec.json --format html -o report.html test/   # as a page", app.Name)
 	d.say("  licorice races test/*.lct        # the race detector, for comparison")
 	d.line()
 	d.say("(%s in %.1f s.)", "Done", time.Since(start).Seconds())
 	return d.err
+}
+
+// writePage writes det as an HTML page to path.
+func writePage(ctx context.Context, path string, det *detect.Result, trace string) error {
+	p, err := htmlreport.Detect(ctx, det, []string{trace})
+	if err != nil {
+		return err
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := htmlreport.Write(f, p); err != nil {
+		return err
+	}
+	return f.Commit()
 }
 
 // explain tells which reports are the app's known bugs and which are not,

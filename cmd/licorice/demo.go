@@ -6,6 +6,7 @@ import (
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/eval"
+	"github.com/licorice-dev/licorice/internal/atomicfile"
 	"github.com/licorice-dev/licorice/recorders/nodejs"
 	"github.com/spf13/cobra"
 )
@@ -17,6 +18,7 @@ func newDemoCmd() *cobra.Command {
 		runs    int
 		actions int
 		node    bool
+		html    string
 	)
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -39,11 +41,14 @@ configuration is read asynchronously, recorders/node/examples/cache) with
 licorice's Node.js recorder, and then on the program's fixed version.
 Everything goes to a temporary directory, removed at the end; --keep DIR
 keeps the traces and the spec to look at them with the other commands.
+--html FILE also writes the report as a web page, with a timeline of each
+report's two events (as licorice detect --format html does).
 
 Example:
 
   licorice demo
   licorice demo --keep demo/ && licorice spec show demo/mytracks.spec.json
+  licorice demo --html report.html
   licorice demo --node`,
 		Args: argsFor(0, 0, ""),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -53,6 +58,14 @@ Example:
 			list, err := eval.Lookup([]string{app})
 			if err != nil {
 				return usageError{fmt.Errorf("demo: %w", err)}
+			}
+			if html != "" {
+				if node {
+					return usageError{fmt.Errorf("demo: --html is for the app demo, not --node")}
+				}
+				if err := atomicfile.Check(html); err != nil {
+					return fmt.Errorf("demo: --html: %w", err)
+				}
 			}
 			dir := keep
 			if dir == "" {
@@ -81,7 +94,7 @@ Example:
 			}
 			err = eval.Demo(cmd.Context(), w, eval.DemoConfig{
 				App: list[0], TrainRuns: runs, TrainActions: actions, Dir: dir,
-				Window: asyncclock.DefaultWindow, Color: colorOK(w),
+				Window: asyncclock.DefaultWindow, Color: colorOK(w), HTML: html,
 			})
 			if err != nil {
 				return err
@@ -98,5 +111,6 @@ Example:
 	fl.IntVar(&runs, "runs", 50, "training runs")
 	fl.IntVar(&actions, "actions", 500, "monkey actions per training run")
 	fl.BoolVar(&node, "node", false, "run the Node.js example with the Node.js recorder instead")
+	fl.StringVar(&html, "html", "", "also write the report to this file as a web page, with a timeline of each example")
 	return cmd
 }

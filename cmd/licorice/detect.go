@@ -9,6 +9,7 @@ import (
 
 	"github.com/licorice-dev/licorice/detect"
 	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/detect/htmlreport"
 	"github.com/licorice-dev/licorice/internal/progress"
 	"github.com/licorice-dev/licorice/learn"
 	"github.com/spf13/cobra"
@@ -75,8 +76,8 @@ Example:
 			if specPath == "" {
 				return usageError{errors.New("detect: --spec SPEC is required")}
 			}
-			if format != "text" && format != "json" && format != "sarif" {
-				return usageError{fmt.Errorf("detect: --format %q: want text, json or sarif", format)}
+			if format != "text" && format != "json" && format != "sarif" && format != "html" {
+				return usageError{fmt.Errorf("detect: --format %q: want text, json, sarif or html", format)}
 			}
 			if window < 0 {
 				return usageError{fmt.Errorf("detect: --window %v: want 0 (exact) or a positive duration", window)}
@@ -118,12 +119,20 @@ Example:
 			if err != nil {
 				return err
 			}
+			var page *htmlreport.Page
+			if format == "html" {
+				if page, err = htmlreport.Detect(cmd.Context(), res, paths); err != nil {
+					return fmt.Errorf("detect: %w", err)
+				}
+			}
 			err = out.write(cmd, func(w io.Writer, color bool) error {
 				switch format {
 				case "json":
 					return detect.WriteJSON(w, res, specPath)
 				case "sarif":
 					return detect.WriteSARIF(w, res, specPath, moduleVersion())
+				case "html":
+					return htmlreport.Write(w, page)
 				}
 				return detect.WriteText(w, res, detect.TextOptions{Color: color})
 			})
@@ -138,7 +147,7 @@ Example:
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&specPath, "spec", "", "the spec file (from licorice learn)")
-	fl.StringVar(&format, "format", "text", "output format: text, json or sarif")
+	fl.StringVar(&format, "format", "text", "output format: text, json, sarif or html (one page with a timeline of each report's example; open it in a browser)")
 	fl.StringVar(&allow, "allow", "", "a file of handlers, classes and conditions known to commute")
 	out.register(cmd, "the report")
 	fl.DurationVar(&window, "window", asyncclock.DefaultWindow, "AsyncClock's time window (0: the exact happens-before relation)")

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -142,5 +145,65 @@ func TestEvalCommand(t *testing.T) {
 		if _, errs, code := runCLI(t, nil, args...); code != 2 {
 			t.Errorf("%q: status %d (%s), want 2", args, code, errs)
 		}
+	}
+}
+
+// TestHTMLFormat: detect and races write one page with an item and a
+// timeline per group; a trace read from standard input gets its items,
+// not its timelines; demo --html writes the demo's report as a page.
+func TestHTMLFormat(t *testing.T) {
+	dir := t.TempDir()
+	trace, err := os.ReadFile(detectTrace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		stdin []byte
+		items int
+		times int // timelines
+	}{
+		{"detect", []string{"detect", "--spec", detectSpec, "--format", "html", detectTrace}, nil, 5, 5},
+		{"detect from stdin", []string{"detect", "--spec", detectSpec, "--format", "html", "-"}, trace, 5, 0},
+		{"races", []string{"races", "--format", "html", mytracks}, nil, -1, -1},
+	}
+	for _, tt := range tests {
+		var stdin io.Reader
+		if tt.stdin != nil {
+			stdin = bytes.NewReader(tt.stdin)
+		}
+		out, errs, code := runCLI(t, stdin, tt.args...)
+		if code != 0 {
+			t.Errorf("%s: status %d: %s", tt.name, code, errs)
+			continue
+		}
+		if !strings.HasPrefix(out, "<!DOCTYPE html>") || !strings.HasSuffix(out, "</html>\n") {
+			t.Errorf("%s: not a whole HTML page:\n%.200s", tt.name, out)
+		}
+		items, times := strings.Count(out, `<tr class="item"`), strings.Count(out, `<figure class="timeline">`)
+		if tt.items < 0 {
+			// As many as the text report's groups.
+			text, _, _ := runCLI(t, nil, "races", mytracks)
+			tt.items = len(regexp.MustCompile(`(?m)^G[0-9]+ `).FindAllString(text, -1))
+			tt.times = tt.items
+		}
+		if items != tt.items || times != tt.times || items == 0 && tt.items != 0 {
+			t.Errorf("%s: %d items and %d timelines, want %d and %d", tt.name, items, times, tt.items, tt.times)
+		}
+		if tt.stdin != nil && !strings.Contains(out, "the trace was read from standard input") {
+			t.Errorf("%s: the page does not say why there is no timeline", tt.name)
+		}
+	}
+	page := filepath.Join(dir, "demo.html")
+	out, errs, code := runCLI(t, nil, "demo", "--runs", "12", "--actions", "250", "--html", page)
+	if code != 0 || !strings.Contains(out, "The report as a page, with a timeline of each example: "+page) {
+		t.Fatalf("demo --html: status %d, %s\n%s", code, errs, out)
+	}
+	if b, err := os.ReadFile(page); err != nil || !bytes.HasPrefix(b, []byte("<!DOCTYPE html>")) {
+		t.Errorf("demo --html wrote no page: %v", err)
+	}
+	if _, errs, code := runCLI(t, nil, "demo", "--html", dir); code != 1 || !strings.Contains(errs, "is a directory") {
+		t.Errorf("demo --html DIR: status %d, %q; want 1 and a directory error, before any work", code, errs)
 	}
 }

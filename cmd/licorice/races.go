@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/detect/htmlreport"
 	"github.com/licorice-dev/licorice/detect/races"
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -88,8 +89,8 @@ Example:
 			if window < 0 {
 				return usageError{fmt.Errorf("--window %v: must not be negative (0 is exact)", window)}
 			}
-			if format != "text" && format != "json" {
-				return usageError{fmt.Errorf("--format %q: want text or json", format)}
+			if format != "text" && format != "json" && format != "html" {
+				return usageError{fmt.Errorf("--format %q: want text, json or html", format)}
 			}
 			if filterPath != "" {
 				f, err := races.LoadFilter(filterPath)
@@ -121,9 +122,18 @@ Example:
 				}
 				reports = append(reports, rep)
 			}
+			var page *htmlreport.Page
+			if format == "html" {
+				if page, err = htmlreport.Races(cmd.Context(), reports, paths); err != nil {
+					return fmt.Errorf("races: %w", err)
+				}
+			}
 			err = out.write(cmd, func(w io.Writer, _ bool) error {
-				if format == "json" {
+				switch format {
+				case "json":
 					return races.WriteJSON(w, reports)
+				case "html":
+					return htmlreport.Write(w, page)
 				}
 				return races.WriteText(w, reports)
 			})
@@ -142,7 +152,7 @@ Example:
 	f.BoolVar(&all, "all", false, "report every racing pair, not only enough to cover every racing access (slower, more memory)")
 	f.BoolVar(&unfiltered, "unfiltered", false, "keep the use-free races CAFA's if-guard and intra-event-allocation filters drop")
 	f.StringVar(&filterPath, "filter", "", "drop the races the rules in `FILE` declare harmless")
-	f.StringVar(&format, "format", "text", "output format: text or json")
+	f.StringVar(&format, "format", "text", "output format: text, json or html (one page with a timeline of each group's first race; open it in a browser)")
 	f.IntVar(&groups, "groups", 1000, "list at most `N` groups of each kind, the first found (all are counted); 0 lists every group")
 	f.IntVar(&perGroup, "per-group", 10, "list at most `N` races of each group, the first found (all are counted); 0 lists every race")
 	out.register(cmd, "the report")

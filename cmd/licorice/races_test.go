@@ -72,7 +72,7 @@ func TestRacesCommandErrors(t *testing.T) {
 	}{
 		{[]string{"races"}, 2, "races: give the traces (files, directories, or - for standard input) (usage: licorice races TRACE|DIR..."},
 		{[]string{"races", "--kind", "lost", mytracks}, 2, `--kind "lost": want data or use-free`},
-		{[]string{"races", "--format", "xml", mytracks}, 2, `--format "xml": want text or json`},
+		{[]string{"races", "--format", "xml", mytracks}, 2, `--format "xml": want text, json or html`},
 		{[]string{"races", "--window", "-1s", mytracks}, 2, "--window -1s: must not be negative"},
 		{[]string{"races", "--per-group", "-1", mytracks}, 2, "--per-group -1: must not be negative"},
 		{[]string{"races", "--filter", filepath.Join(dir, "none.txt"), mytracks}, 1, "none.txt"},

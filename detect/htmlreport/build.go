@@ -1,0 +1,244 @@
+package htmlreport
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/licorice-dev/licorice/detect"
+	"github.com/licorice-dev/licorice/detect/races"
+	"github.com/licorice-dev/licorice/detect/timeline"
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// MaxTimelines bounds the timelines of a page, which weigh about 5 KB
+// each: the first groups get one, the others say why not.
+const MaxTimelines = 200
+
+// Detect builds the page of a detect result. files are the trace files
+// the result's traces were read from, in the same order; a trace read
+// from standard input cannot be read again, and its reports have no
+// timeline.
+func Detect(ctx context.Context, res *detect.Result, files []string) (*Page, error) {
+	p := &Page{Title: "licorice detect", Subject: "condition", Count: "findings", Notes: res.Warnings}
+	findings := 0
+	for _, t := range res.Traces {
+		findings += t.Findings
+	}
+	p.Summary = append(p.Summary, fmt.Sprintf("%s (%s) in %s.",
+		plural(len(res.Reports), "report"), plural(findings, "finding"), plural(len(res.Traces), "trace")))
+	if res.AllowedReports > 0 {
+		p.Summary = append(p.Summary, fmt.Sprintf("The allow-list suppressed %s.", plural(res.AllowedReports, "report")))
+	}
+	reqs := map[string][]timeline.Request{}
+	var at []ref
+	for i, r := range res.Reports {
+		it := detectItem(r)
+		p.Items = append(p.Items, it)
+		evs := r.Example.Events
+		if len(evs) == 0 {
+			continue
+		}
+		last := evs[len(evs)-1]
+		req := timeline.Request{Tasks: [2]string{evs[0].ID, last.ID}, Lines: [2]int{evs[0].At.Line, last.At.Line}}
+		if len(at) == MaxTimelines {
+			p.Items[i].NoTimeline = fmt.Sprintf("No timeline: only the first %d reports get one.", MaxTimelines)
+			continue
+		}
+		at = append(at, ref{i, r.Example.Trace, len(reqs[r.Example.Trace])})
+		reqs[r.Example.Trace] = append(reqs[r.Example.Trace], req)
+	}
+	windows, err := extract(ctx, reqs, traceFiles(res, files))
+	if err != nil {
+		return nil, err
+	}
+	attach(p, at, windows)
+	return p, nil
+}
+
+// ref is the place of an item's timeline request: the n-th of its
+// trace's.
+type ref struct {
+	item  int
+	trace string
+	n     int
+}
+
+// attach gives the items their timelines.
+func attach(p *Page, at []ref, windows map[string][]timeline.Window) {
+	for _, a := range at {
+		it := &p.Items[a.item]
+		if ws, ok := windows[a.trace]; ok {
+			it.Timeline = &ws[a.n]
+		} else {
+			it.NoTimeline = "No timeline: the trace was read from standard input."
+		}
+	}
+}
+
+// traceFiles maps each trace's name in res to the file it was read from.
+func traceFiles(res *detect.Result, files []string) map[string]string {
+	m := map[string]string{}
+	for i, t := range res.Traces {
+		if i < len(files) && files[i] != "-" && t.File != traces.StdinName {
+			m[t.File] = files[i]
+		}
+	}
+	return m
+}
+
+// extract reads each trace with requests once.
+func extract(ctx context.Context, reqs map[string][]timeline.Request, files map[string]string) (map[string][]timeline.Window, error) {
+	out := map[string][]timeline.Window{}
+	for name, rs := range reqs {
+		path, ok := files[name]
+		if !ok {
+			continue
+		}
+		ws, err := timeline.Extract(ctx, path, name, rs)
+		if err != nil {
+			return nil, fmt.Errorf("timeline: %w", err)
+		}
+		out[name] = ws
+	}
+	return out, nil
+}
+
+func detectItem(r *detect.Report) Item {
+	ex := &r.Example
+	subject := r.Condition.Text
+	if r.Pattern != "" {
+		subject = r.Pattern
+	}
+	it := Item{
+		ID: fmt.Sprintf("r%d", r.ID), Rank: r.ID, Kind: r.Kind.String(),
+		Handlers: strings.Join(r.Handlers, " / "), Subject: subject, Count: r.Findings,
+	}
+	it.Facts = append(it.Facts,
+		Fact{"learned", fmt.Sprintf("from %s, confidence %.4g", plural(int(r.Condition.Support), "sample"), r.Condition.Confidence)},
+		Fact{"example", fmt.Sprintf("%s in %s", ex.Concrete, ex.Trace)})
+	var locs []string
+	for _, l := range ex.Locations {
+		locs = append(locs, l.String())
+	}
+	if len(locs) > 0 {
+		it.Facts = append(it.Facts, Fact{"locations", strings.Join(locs, ", ")})
+	}
+	var kinds []string
+	for _, k := range r.Kinds {
+		kinds = append(kinds, fmt.Sprintf("%d %s", k.Findings, k.Kind))
+	}
+	it.Facts = append(it.Facts, Fact{"findings", strings.Join(kinds, ", ") + " in " + plural(len(r.Traces), "trace")})
+	if r.Conditions > 1 {
+		it.Facts = append(it.Facts, Fact{"conditions", fmt.Sprintf("%d, on elements of one array", r.Conditions)})
+	}
+	for _, e := range ex.Events {
+		row := EventRow{Role: e.Role, Task: e.ID, Thread: e.Thread, Handler: e.Handler, Src: e.At.Src}
+		if e.Minor {
+			row.Role += " (minor)"
+		}
+		if e.MidEvent {
+			row.Role += " (mid-event)"
+		}
+		row.Line = fmt.Sprintf("%d (at %d)", e.Begin.Line, e.At.Line)
+		if e.End != nil {
+			row.Line = fmt.Sprintf("%d–%d (at %d)", e.Begin.Line, e.End.Line, e.At.Line)
+		}
+		switch {
+		case len(e.Values) > 0:
+			row.Values = values(e.Values)
+		case len(e.Before) > 0:
+			row.Values = values(e.Before) + " → " + values(e.After)
+		}
+		it.Events = append(it.Events, row)
+	}
+	switch {
+	case ex.Concurrent != nil:
+		it.Why = append(it.Why, ex.Concurrent.Text)
+		it.Why = append(it.Why, ex.Concurrent.Missing...)
+	case len(ex.Events) == 2:
+		it.Why = append(it.Why, fmt.Sprintf("%s happens before %s.", ex.Events[0].ID, ex.Events[1].ID))
+	}
+	if r.HowToRead != "" {
+		it.Why = append(it.Why, r.HowToRead)
+	}
+	it.Missing = missing(ex.Events, ex.Concurrent != nil)
+	return it
+}
+
+// missing states on the timeline what is missing between the pair.
+func missing(evs []detect.Event, concurrent bool) string {
+	switch {
+	case len(evs) < 2:
+		return "1: the event that found the condition false"
+	case concurrent:
+		return fmt.Sprintf("No chain of arrows orders 1 (%s) and 2 (%s): either can run first.", evs[0].ID, evs[1].ID)
+	}
+	return fmt.Sprintf("1 (%s) happens before 2 (%s).", evs[0].ID, evs[1].ID)
+}
+
+func values(vs []detect.Value) string {
+	var parts []string
+	for _, v := range vs {
+		parts = append(parts, v.Text)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Races builds the page of race reports, one per trace; files are the
+// files they were read from, in the same order.
+func Races(ctx context.Context, reports []*races.Report, files []string) (*Page, error) {
+	p := &Page{Title: "licorice races", Subject: "location", Count: "races"}
+	reqs := map[string][]timeline.Request{}
+	names := map[string]string{}
+	var at []ref
+	total := 0
+	for i, rep := range reports {
+		if i < len(files) && files[i] != "-" && rep.Trace != traces.StdinName {
+			names[rep.Trace] = files[i]
+		}
+		total += rep.Races()
+		for _, g := range rep.Groups {
+			it := Item{
+				ID: fmt.Sprintf("t%d-%s", i+1, g.ID), Rank: len(p.Items) + 1, Kind: g.Kind.String() + " race",
+				Handlers: g.Handlers[0] + " / " + g.Handlers[1], Subject: g.Location, Count: g.Count,
+			}
+			it.Facts = append(it.Facts, Fact{"trace", rep.Trace},
+				Fact{"races", fmt.Sprintf("%d in the group, %d between events of one looper, %d listed", g.Count, g.InThread, len(g.Races))})
+			if len(g.Races) > 0 {
+				r := g.Races[0]
+				it.Facts = append(it.Facts, Fact{"example", fmt.Sprintf("%s on %s.%s", r.ID, r.Location.Object, r.Location.Field)})
+				for _, a := range []races.Access{r.First, r.Second} {
+					row := EventRow{Role: a.Op, Task: a.Task, Thread: a.Thread, Handler: a.Handler, Line: fmt.Sprint(a.Line), Src: a.Src, Values: a.Value}
+					it.Events = append(it.Events, row)
+				}
+				if r.Covered && r.CoveredBy != nil {
+					it.Why = append(it.Why, fmt.Sprintf("Covered by %s: ordering that race would order this one.", r.CoveredBy.ID))
+				}
+				it.Missing = fmt.Sprintf("No chain of arrows orders 1 (%s, line %d) and 2 (%s, line %d).", r.First.Task, r.First.Line, r.Second.Task, r.Second.Line)
+				if len(at) == MaxTimelines {
+					it.NoTimeline = fmt.Sprintf("No timeline: only the first %d groups get one.", MaxTimelines)
+					p.Items = append(p.Items, it)
+					continue
+				}
+				at = append(at, ref{len(p.Items), rep.Trace, len(reqs[rep.Trace])})
+				reqs[rep.Trace] = append(reqs[rep.Trace], timeline.Request{Tasks: [2]string{r.First.Task, r.Second.Task}, Lines: [2]int{r.First.Line, r.Second.Line}})
+			}
+			p.Items = append(p.Items, it)
+		}
+	}
+	p.Summary = append(p.Summary, fmt.Sprintf("%s in %s, %s listed.", plural(total, "race"), plural(len(reports), "trace"), plural(len(p.Items), "group")))
+	windows, err := extract(ctx, reqs, names)
+	if err != nil {
+		return nil, err
+	}
+	attach(p, at, windows)
+	return p, nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
