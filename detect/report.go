@@ -83,6 +83,29 @@ type Report struct {
 	Traces     []string    `json:"traces"`   // the traces with a finding, in input order
 	Example    Instance    `json:"example"`  // the first finding of the most severe kind
 	HowToRead  string      `json:"how_to_read"`
+	// Related are the lower-ranked reports on the same condition, folded
+	// into this one: the same precondition, broken or made by third
+	// handlers (one bug, one report). They are not reports of their own.
+	Related []Related `json:"related,omitempty"`
+}
+
+// Related is a report folded into a higher-ranked one on the same
+// condition.
+type Related struct {
+	Kind        Kind     `json:"kind"`
+	Handlers    []string `json:"handlers"`
+	Findings    int      `json:"findings"`
+	Fingerprint string   `json:"fingerprint"`
+}
+
+// Pairs returns the handler pairs the report is about: its own, then
+// those of the reports folded into it.
+func (r *Report) Pairs() [][]string {
+	out := [][]string{r.Handlers}
+	for _, rel := range r.Related {
+		out = append(out, rel.Handlers)
+	}
+	return out
 }
 
 // KindCount is how many findings of a report are of a kind.
@@ -227,6 +250,7 @@ type record struct {
 // reports.
 func group(recs []record) []*Report {
 	byKey := make(map[groupKey]*Report)
+	keys := make(map[*Report]groupKey)
 	specs := make(map[*Report][]*learn.Condition)
 	var out []*Report
 	for i := range recs {
@@ -237,6 +261,7 @@ func group(recs []record) []*Report {
 			sum := sha256.Sum256([]byte(rc.key.handlers + "\x00" + rc.key.cond))
 			r.Fingerprint = hex.EncodeToString(sum[:8])
 			byKey[rc.key] = r
+			keys[r] = rc.key
 			out = append(out, r)
 		}
 		if !slices.Contains(specs[r], rc.spec) {
@@ -265,6 +290,30 @@ func group(recs []record) []*Report {
 		r.HowToRead = howToRead(r)
 	}
 	rank(out)
+	out = fold(out, keys)
+	for i, r := range out {
+		r.ID = i + 1
+	}
+	return out
+}
+
+// fold folds each report into the first (highest-ranked) report on the
+// same condition, the same learned precondition of the same requiring
+// handler: a GEN-REQ from a third handler on the condition a REQ-KILL
+// breaks is the same bug seen from another side (ToDoList's onResume
+// reopening what onPause closes).
+func fold(rs []*Report, keys map[*Report]groupKey) []*Report {
+	first := make(map[string]*Report)
+	out := rs[:0]
+	for _, r := range rs {
+		cond := keys[r].cond
+		if p := first[cond]; p != nil {
+			p.Related = append(p.Related, Related{Kind: r.Kind, Handlers: r.Handlers, Findings: r.Findings, Fingerprint: r.Fingerprint})
+			continue
+		}
+		first[cond] = r
+		out = append(out, r)
+	}
 	return out
 }
 

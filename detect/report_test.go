@@ -3,6 +3,7 @@ package detect
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -72,5 +73,45 @@ func TestDeterministic(t *testing.T) {
 	}
 	if outs[0] != outs[1] || outs[0] != outs[2] {
 		t.Error("the output depends on the number of workers")
+	}
+}
+
+// TestFold: reports on one condition are one report, the highest-ranked,
+// with the others folded into it: onUse relies on db != null, onPause
+// breaks it (REQ-KILL), onResume makes it true again (GEN-REQ with a later
+// onUse, GEN-KILL with onPause), none of them ordered.
+func TestFold(t *testing.T) {
+	s := newScript().write("main", "db", o2)
+	s.worker("T1").worker("T2").worker("T3").worker("T4")
+	s.post("T1", "E1").post("T2", "E2").post("T3", "E3").post("T4", "E4")
+	s.run("E1", "Act.onUse", rd("db", o2))
+	s.run("E2", "Act.onPause", wr("db", null))
+	s.run("E3", "Act.onResume", wr("db", o3))
+	s.run("E4", "Act.onUse", rd("db", o3))
+	path := s.file(t, t.TempDir(), "a.jsonl")
+	sp := makeSpec(t, specCond{handler: "Act.onUse", template: "nonnull", vars: []string{"this.db"}})
+	res, err := Detect(context.Background(), sp, []string{path}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Reports) != 1 {
+		for _, r := range res.Reports {
+			t.Logf("report %d: %s %v", r.ID, r.Kind, r.Handlers)
+		}
+		t.Fatalf("%d reports, want 1", len(res.Reports))
+	}
+	r := res.Reports[0]
+	if r.ID != 1 || r.Kind != ReqKill || !slices.Equal(r.Handlers, []string{"Act.onPause", "Act.onUse"}) {
+		t.Errorf("report %d: %s %v; want 1: REQ-KILL onPause / onUse", r.ID, r.Kind, r.Handlers)
+	}
+	var related []string
+	for _, rel := range r.Related {
+		related = append(related, fmt.Sprintf("%s %v", rel.Kind, rel.Handlers))
+	}
+	if want := []string{"GEN-REQ [Act.onResume Act.onUse]", "GEN-KILL [Act.onPause Act.onResume]"}; !slices.Equal(related, want) {
+		t.Errorf("folded: %q, want %q", related, want)
+	}
+	if got := len(r.Pairs()); got != 3 {
+		t.Errorf("%d pairs, want 3 (its own and the two folded)", got)
 	}
 }

@@ -201,12 +201,29 @@ func (p *printer) report(r *Report) {
 		kinds = append(kinds, fmt.Sprintf("%s %d", kc.Kind, kc.Findings))
 	}
 	p.para(in, "seen       ", fmt.Sprintf("%s (%s) in %s", plural(r.Findings, "finding"), strings.Join(kinds, ", "), plural(len(r.Traces), "trace")))
+	for i, rel := range r.Related {
+		label := "           "
+		if i == 0 {
+			label = "also       "
+		}
+		p.para(in, label, related(rel))
+	}
 	p.para(in, "how        ", r.HowToRead)
+}
+
+// related says what a folded report was: its pair and findings, on the
+// same condition.
+func related(rel Related) string {
+	return fmt.Sprintf("%s %s on the same condition (%s)", rel.Kind, strings.Join(rel.Handlers, " × "), plural(rel.Findings, "finding"))
 }
 
 // brief writes a report on one line.
 func (p *printer) brief(r *Report) {
-	p.line("#%d %s  %s on %s (%s)", r.ID, p.kind(r.Kind), strings.Join(r.Handlers, " × "), r.Condition.Text, plural(r.Findings, "finding"))
+	also := ""
+	if n := len(r.Related); n > 0 {
+		also = fmt.Sprintf("; %s folded in", plural(n, "other pair"))
+	}
+	p.line("#%d %s  %s on %s (%s%s)", r.ID, p.kind(r.Kind), strings.Join(r.Handlers, " × "), r.Condition.Text, plural(r.Findings, "finding"), also)
 }
 
 // event writes one event of an example: what it is, what it did to the

@@ -278,7 +278,7 @@ func compareTools(ctx context.Context, spec *learn.Spec, paths []string, window 
 	}
 	groups = groups[:0]
 	for _, r := range det.Reports {
-		groups = append(groups, r.Handlers)
+		groups = append(groups, r.Pairs()...) // a folded report shows its pair too
 	}
 	lic.Reported = len(det.Reports)
 	lic.Found, lic.Missed = score(groups)

@@ -172,8 +172,9 @@ func NodeDemo(ctx context.Context, w io.Writer, cfg NodeDemoConfig) error {
 	d.para("   → ", fmt.Sprintf("licorice: %s.", plural(len(detFixed.Reports), "report")))
 	d.line()
 
-	found := slices.ContainsFunc(det.Reports, func(r *detect.Report) bool { return isNodeBug(r.Handlers) })
-	foundFixed := slices.ContainsFunc(detFixed.Reports, func(r *detect.Report) bool { return isNodeBug(r.Handlers) })
+	isBug := func(r *detect.Report) bool { return slices.ContainsFunc(r.Pairs(), isNodeBug) }
+	found := slices.ContainsFunc(det.Reports, isBug)
+	foundFixed := slices.ContainsFunc(detFixed.Reports, isBug)
 	d.say("What happened:")
 	if found {
 		d.para("  ", fmt.Sprintf("licorice reports %s × %s on this.config: the run passed, yet in it the configuration "+

@@ -132,6 +132,13 @@ func detectItem(r *detect.Report) Item {
 	if r.Conditions > 1 {
 		it.Facts = append(it.Facts, Fact{"conditions", fmt.Sprintf("%d, on elements of one array", r.Conditions)})
 	}
+	for i, rel := range r.Related {
+		label := ""
+		if i == 0 {
+			label = "also"
+		}
+		it.Facts = append(it.Facts, Fact{label, fmt.Sprintf("%s %s on the same condition (%s)", rel.Kind, strings.Join(rel.Handlers, " / "), plural(rel.Findings, "finding"))})
+	}
 	for _, e := range ex.Events {
 		row := EventRow{Role: e.Role, Task: e.ID, Thread: e.Thread, Handler: e.Handler, Src: e.At.Src}
 		if e.Minor {
