@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/licorice-dev/licorice/traces"
@@ -96,7 +95,7 @@ func Extract(ctx context.Context, path, name string, reqs []Request) ([]Window, 
 		byTask   = map[traces.Sym]int{} // event -> index, once begun
 		sent     = map[traces.Sym]event{}
 		threads  []traces.Sym
-		lane     = map[traces.Sym]int{}
+		started  = map[traces.Sym]bool{} // threads
 		names    = map[traces.Sym]traces.Sym{}
 		loopers  = map[traces.Sym]bool{}
 		handoffs []handoff
@@ -105,8 +104,8 @@ func Extract(ctx context.Context, path, name string, reqs []Request) ([]Window, 
 		pendingFork = map[traces.Sym]int{}
 	)
 	addThread := func(t traces.Sym) {
-		if _, ok := lane[t]; !ok && t != traces.NoSym {
-			lane[t] = len(threads)
+		if !started[t] && t != traces.NoSym {
+			started[t] = true
 			threads = append(threads, t)
 		}
 	}
@@ -120,11 +119,7 @@ func Extract(ctx context.Context, path, name string, reqs []Request) ([]Window, 
 					names[op.Task] = op.Name
 				}
 			case traces.Send:
-				e := event{task: op.Event, sendLine: line, sender: traces.NoSym}
-				if !op.External || op.Task != traces.NoSym {
-					e.sender = op.Task
-				}
-				sent[op.Event] = e
+				sent[op.Event] = event{task: op.Event, sendLine: line, sender: op.Task} // NoSym from outside
 			case traces.Begin:
 				e, ok := sent[op.Task]
 				if !ok {
@@ -168,7 +163,7 @@ func Extract(ctx context.Context, path, name string, reqs []Request) ([]Window, 
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err // it names the trace and the line
 	}
 	x := &index{syms: syms, events: events, byTask: byTask, threads: threads, names: names, loopers: loopers, handoffs: handoffs}
 	out := make([]Window, len(reqs))
