@@ -3,6 +3,8 @@ package htmlreport
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/licorice-dev/licorice/detect"
@@ -90,7 +92,8 @@ func traceFiles(res *detect.Result, files []string) map[string]string {
 // extract reads each trace with requests once.
 func extract(ctx context.Context, reqs map[string][]timeline.Request, files map[string]string) (map[string][]timeline.Window, error) {
 	out := map[string][]timeline.Window{}
-	for name, rs := range reqs {
+	for _, name := range slices.Sorted(maps.Keys(reqs)) {
+		rs := reqs[name]
 		path, ok := files[name]
 		if !ok {
 			continue
