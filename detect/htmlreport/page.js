@@ -11,7 +11,9 @@
   function visible() { return rows.filter(function (r) { return !r.hidden; }); }
 
   function open(row, focus) {
-    rows.forEach(function (r) { r.setAttribute('aria-selected', r === row ? 'true' : 'false'); });
+    rows.forEach(function (r) {
+      if (r === row) { r.setAttribute('aria-current', 'true'); } else { r.removeAttribute('aria-current'); }
+    });
     document.querySelectorAll('.detail.open').forEach(function (d) { d.classList.remove('open'); });
     var d = document.getElementById(row.dataset.target);
     if (d) {

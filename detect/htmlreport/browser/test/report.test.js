@@ -88,7 +88,7 @@ test('clicking a group shows its timeline with both events, on their threads', a
       assert.ok(!(await page.locator(`#r${r.id}`).isVisible()), `group ${r.id} is shown too`);
     }
   }
-  assert.equal(await page.locator(`tr.item[data-target="r${last.id}"]`).getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator(`tr.item[data-target="r${last.id}"]`).getAttribute('aria-current'), 'true');
 
   const svg = detail.locator('figure.timeline svg');
   assert.ok(await svg.isVisible(), 'no timeline');
@@ -165,10 +165,10 @@ test('filter, sort and the keyboard', async () => {
   if (n > 1) {
     await rows.first().focus();
     await page.keyboard.press('ArrowDown');
-    assert.equal(await rows.nth(1).getAttribute('aria-selected'), 'true', 'ArrowDown does not open the next group');
+    assert.equal(await rows.nth(1).getAttribute('aria-current'), 'true', 'ArrowDown does not open the next group');
     assert.ok(await page.locator(`#${await rows.nth(1).getAttribute('data-target')}`).isVisible());
     await page.keyboard.press('ArrowUp');
-    assert.equal(await rows.first().getAttribute('aria-selected'), 'true');
+    assert.equal(await rows.first().getAttribute('aria-current'), 'true');
   }
   assert.deepEqual(problems, []);
   await context.close();
