@@ -271,7 +271,11 @@ func (l *Looper) Quit() {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		l.remove(l.pending[id], t, c)
+		m, ok := l.pending[id]
+		if !ok {
+			continue // the looper took it meanwhile (rt.step lets it run)
+		}
+		l.remove(m, t, c)
 		rt.step()
 	}
 	l.quitting = true

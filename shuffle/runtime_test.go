@@ -704,3 +704,30 @@ func TestHangs(t *testing.T) {
 		})
 	}
 }
+
+type quitProgram struct {
+	Object
+	n Int
+}
+
+func (p *quitProgram) work() { p.n.Add(1) }
+
+// TestQuitWhileRunning: a looper that takes one of its messages while
+// Quit removes the others (Quit lets other tasks run between removes)
+// must not make Quit remove what is no longer pending: it once crashed on
+// a nil message.
+func TestQuitWhileRunning(t *testing.T) {
+	for seed := range int64(40) {
+		r := record(t, func(rt *Runtime) {
+			p := New(rt, &quitProgram{})
+			l := rt.StartLooper("worker")
+			for range 6 {
+				l.Post(p.work)
+			}
+			l.Quit()
+		}, Options{Seed: seed, Preempt: 0.9})
+		if r.err != nil || r.res.Crash != "" {
+			t.Fatalf("seed %d: err %v, crash %q", seed, r.err, r.res.Crash)
+		}
+	}
+}
