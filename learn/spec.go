@@ -201,6 +201,76 @@ type handlerJSONOf[S any] struct {
 	read map[string]skipJSON // without State: the names of the data the state says it read
 }
 
+// decodeSpecStream decodes a spec file's JSON into sp a handler at a
+// time: a JSON decoder holds the whole of the value it decodes, so
+// decoding the document at once held a copy of a large spec (hundreds of
+// megabytes of learning state) besides the file's bytes. It is strict
+// (exact keys, nothing after the document) and its errors say nothing
+// useful: on any error, the caller decodes the document at once, which
+// accepts the same and places its errors.
+func decodeSpecStream[S any](data []byte, sp *specJSONOf[S]) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	delim := func(want json.Delim) error {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if t != want {
+			return fmt.Errorf("want %v", want)
+		}
+		return nil
+	}
+	if err := delim('{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case "licorice_spec":
+			err = dec.Decode(&sp.Version)
+		case "params":
+			err = dec.Decode(&sp.Params)
+		case "traces":
+			err = dec.Decode(&sp.Traces)
+		case "apps":
+			err = dec.Decode(&sp.Apps)
+		case "inputs":
+			err = dec.Decode(&sp.Inputs)
+		case "templates":
+			err = dec.Decode(&sp.Templates)
+		case "handlers":
+			if err = delim('['); err != nil {
+				return err
+			}
+			sp.Handlers = []handlerJSONOf[S]{}
+			for dec.More() {
+				var h handlerJSONOf[S]
+				if err := dec.Decode(&h); err != nil {
+					return err
+				}
+				sp.Handlers = append(sp.Handlers, h)
+			}
+			err = delim(']')
+		default:
+			return fmt.Errorf("unknown field %v", t)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := delim('}'); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("text after the spec")
+	}
+	return nil
+}
+
 // stateNames is a handler's learning state as ReadOptions.SkipState reads
 // it: scanned, and only the names of its data kept, for the checks of its
 // conditions.
@@ -532,12 +602,18 @@ func parseSpec(name string, data []byte, opts ReadOptions) (*Spec, error) {
 	var j specJSON
 	var light specJSONOf[*stateNames]
 	var into any = &j
+	var fast error
 	if opts.SkipState {
 		into = &light
+		fast = decodeSpecStream(data, &light)
+	} else {
+		fast = decodeSpecStream(data, &j)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(into); err != nil {
+	if fast == nil {
+		// Decoded handler by handler; the document is whole and valid.
+	} else if err := dec.Decode(into); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
@@ -559,7 +635,7 @@ func parseSpec(name string, data []byte, opts ReadOptions) (*Spec, error) {
 		}
 		return nil, fail("%v", err)
 	}
-	if dec.More() {
+	if fast != nil && dec.More() {
 		return nil, fail("unexpected text after the spec")
 	}
 	if opts.SkipState {

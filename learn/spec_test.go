@@ -1,8 +1,11 @@
 package learn
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -204,5 +207,44 @@ func FuzzParseSpec(f *testing.F) {
 			t.Fatalf("encoding is not stable\n%s", firstDiff(b, a))
 		}
 		Merge(sp, back)
+	})
+}
+
+// FuzzDecodeSpecStream: the handler-at-a-time decoder accepts only what
+// decoding the document at once accepts, and reads the same from it; it
+// may refuse more (the caller then decodes at once, which places errors).
+func FuzzDecodeSpecStream(f *testing.F) {
+	f.Add([]byte(goodSpec))
+	if b, err := os.ReadFile(filepath.Join("..", "cmd", "licorice", "testdata", "learn", "box.spec.json")); err == nil {
+		f.Add(b)
+	}
+	for _, s := range []string{
+		`{"licorice_spec": 1, "handlers": null}`,
+		`{"licorice_spec": 1, "Handlers": []}`,
+		`{"licorice_spec": 1, "handlers": [], "handlers": [{"handler": "A.b"}]}`,
+		`{"licorice_spec": 1, "handlers": []} {}`,
+		`{"licorice_spec": 1, "handlers": [{"handler": "A.b", "extra": 1}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		check := func(stream, whole any, streamErr error) {
+			t.Helper()
+			if streamErr != nil {
+				return
+			}
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(whole); err != nil || dec.More() {
+				t.Fatalf("the stream decoder accepted what the document decoder refuses (%v): %q", err, data)
+			}
+			if !reflect.DeepEqual(stream, whole) {
+				t.Fatalf("the two decoders read different specs from %q", data)
+			}
+		}
+		var s1, w1 specJSON
+		check(&s1, &w1, decodeSpecStream(data, &s1))
+		var s2, w2 specJSONOf[*stateNames]
+		check(&s2, &w2, decodeSpecStream(data, &s2))
 	})
 }
