@@ -63,7 +63,9 @@ checks them anyway).
 marked "disabled" in the spec are never checked.
 
 Formats: text (for people; coloured on a terminal), json (a stable schema,
-docs/json.md), sarif (SARIF 2.1.0, for code-scanning tools and editors).
+docs/json.md), sarif (SARIF 2.1.0, for code-scanning tools and editors),
+html (one self-contained page to open in a browser: the reports to filter
+and sort, each with a timeline of its two events; with -o FILE).
 
 Example:
 

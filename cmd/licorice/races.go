@@ -61,7 +61,9 @@ docs/races.md), and counts them.
 
 With several traces, each is reported, then the groups merged across them.
 --summary prints the counts alone.
---format json prints one JSON document (schema in docs/json.md).
+--format json prints one JSON document (schema in docs/json.md); --format
+html one self-contained page to open in a browser, each group with a
+timeline of its first race (with -o FILE).
 
 Example:
   licorice races run-07.lct
