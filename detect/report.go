@@ -317,14 +317,25 @@ func fold(rs []*Report, keys map[*Report]groupKey) []*Report {
 	return out
 }
 
-// rank orders reports: precondition violations first, then by kind
-// (REQ-KILL, GEN-REQ, GEN-KILL), then by the condition's support (a
-// condition learned from more samples is more likely a real
+// rank orders reports: precondition violations first; then the others,
+// those on a bound learned from the values seen (weak) after the rest;
+// each by kind (REQ-KILL, GEN-REQ, GEN-KILL), then by the condition's
+// support (a condition learned from more samples is more likely a real
 // precondition), then by the number of findings, then by handlers and
 // condition; and numbers them.
 func rank(rs []*Report) {
+	tier := func(r *Report) int {
+		switch {
+		case r.Kind == Violation:
+			return 0
+		case weak(r.Condition.Template):
+			return 2
+		}
+		return 1
+	}
 	slices.SortStableFunc(rs, func(a, b *Report) int {
 		return cmp.Or(
+			cmp.Compare(tier(a), tier(b)),
 			cmp.Compare(a.Kind, b.Kind),
 			cmp.Compare(b.Condition.Support, a.Condition.Support),
 			cmp.Compare(b.Findings, a.Findings),
@@ -335,6 +346,18 @@ func rank(rs []*Report) {
 	for i, r := range rs {
 		r.ID = i + 1
 	}
+}
+
+// weak reports whether a template states only a bound learned from the
+// values seen (lo <= x <= hi, x >= lo, x <= hi): the weakest conditions,
+// which say how far training went more often than what a handler relies
+// on (Firefox's zoom, MyTracks' points >= 1; docs/detection.md).
+func weak(template string) bool {
+	switch template {
+	case "range", "lower", "upper":
+		return true
+	}
+	return false
 }
 
 func conditionOf(c *learn.Condition) Condition {

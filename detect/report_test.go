@@ -32,15 +32,18 @@ func TestArrayElements(t *testing.T) {
 	}
 }
 
-// TestRank checks the order of reports: kind first, then support, then
-// findings, then names.
+// TestRank checks the order of reports: violations first, then reports on
+// bounds learned from the values seen last; within those, kind, then
+// support, then findings, then names.
 func TestRank(t *testing.T) {
 	mk := func(kind Kind, support int64, findings int, h string) *Report {
-		return &Report{Kind: kind, Condition: Condition{Support: support, Text: "c"}, Findings: findings, Handlers: []string{h}}
+		return &Report{Kind: kind, Condition: Condition{Support: support, Text: "c", Template: "nonnull"}, Findings: findings, Handlers: []string{h}}
 	}
+	bound := func(r *Report, template string) *Report { r.Condition.Template = template; return r }
 	rs := []*Report{
 		mk(GenKill, 900, 9, "a"), mk(GenReq, 10, 1, "b"), mk(ReqKill, 10, 1, "c"), mk(ReqKill, 50, 1, "d"),
 		mk(Violation, 1, 1, "e"), mk(ReqKill, 50, 3, "f"), mk(ReqKill, 50, 3, "e"),
+		bound(mk(ReqKill, 900, 9, "w"), "range"), bound(mk(Violation, 1, 1, "v"), "lower"), bound(mk(GenReq, 900, 9, "x"), "upper"),
 	}
 	rank(rs)
 	var got []string
@@ -50,7 +53,7 @@ func TestRank(t *testing.T) {
 		}
 		got = append(got, r.Handlers[0])
 	}
-	if want := []string{"e", "e", "f", "d", "c", "b", "a"}; !slices.Equal(got, want) {
+	if want := []string{"e", "v", "e", "f", "d", "c", "b", "a", "w", "x"}; !slices.Equal(got, want) {
 		t.Errorf("order %q, want %q", got, want)
 	}
 }

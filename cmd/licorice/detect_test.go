@@ -27,8 +27,8 @@ func TestDetectCommand(t *testing.T) {
 		"#2 REQ-KILL  Act.onChange × Act.onDraw",
 		"mid KILL   E11 Act.onChange on main",
 		"#3 REQ-KILL  Act.onPause × Act.onUpdateResults",
-		"#4 GEN-REQ  Act.onLoad × Act.refresh",
-		"#5 GEN-KILL  Act.onClose × Act.onOpen",
+		"#4 GEN-KILL  Act.onClose × Act.onOpen",
+		"#5 GEN-REQ  Act.onLoad × Act.refresh", // on a bound: last
 		"missing    E1 (Act.onUpdateResults) was sent at line 19 by thread T1",
 		"not checked: 1 condition disabled in the spec",
 	} {
