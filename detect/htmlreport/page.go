@@ -185,8 +185,10 @@ func draw(w *timeline.Window, note string) svg {
 		}
 		// The event, and its handler's method if it fits.
 		label, mark, fits := b.Task, "", max(2, (x2-x1-4)/7)
-		if h := b.Handler; h != "" && len(b.Task)+1+len(h)-strings.LastIndexByte(h, '.')-1 <= fits {
-			label += " " + h[strings.LastIndexByte(h, '.')+1:]
+		if h := b.Handler; h != "" {
+			if method := h[strings.LastIndexByte(h, '.')+1:]; len(b.Task)+1+len(method) <= fits {
+				label += " " + method
+			}
 		}
 		switch i {
 		case w.Pair[0]:
@@ -198,9 +200,13 @@ func draw(w *timeline.Window, note string) svg {
 		if b.Handler != "" {
 			title += " " + b.Handler
 		}
-		title += fmt.Sprintf(" (lines %d–%d)", b.Begin, b.End)
-		if b.End == 0 {
-			title = fmt.Sprintf("%s (line %d, still running at the end)", strings.TrimSuffix(title, fmt.Sprintf(" (lines %d–%d)", b.Begin, b.End)), b.Begin)
+		switch {
+		case b.Op:
+			title += fmt.Sprintf(" (line %d)", b.Begin)
+		case b.End == 0:
+			title += fmt.Sprintf(" (line %d, still running at the end)", b.Begin)
+		default:
+			title += fmt.Sprintf(" (lines %d–%d)", b.Begin, b.End)
 		}
 		s.Boxes = append(s.Boxes, svgBox{X: x1, Y: y, W: x2 - x1, H: boxHeight, Label: clip(label, fits), Title: title, Class: class, TextX: x1 + 3, TextY: y + boxHeight - 8, Mark: mark})
 	}
@@ -227,12 +233,14 @@ func draw(w *timeline.Window, note string) svg {
 	return s
 }
 
+// clip shortens s to n characters, the last an ellipsis if it cut.
 func clip(s string, n int) string {
-	if len(s) <= n {
+	r := []rune(s)
+	if len(r) <= n {
 		return s
 	}
 	if n <= 1 {
-		return s[:n]
+		return string(r[:n])
 	}
-	return s[:n-1] + "…"
+	return string(r[:n-1]) + "…"
 }

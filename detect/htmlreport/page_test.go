@@ -156,3 +156,20 @@ func checkPage(t *testing.T, page []byte, groups int) {
 		t.Errorf("%d timelines, want %d", n, min(groups, MaxTimelines))
 	}
 }
+
+func TestClip(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"E12", 5, "E12"},
+		{"E12 onPause", 5, "E12 …"},
+		{"Ünïcödé", 4, "Ünï…"},
+		{"abc", 1, "a"},
+	} {
+		if got := clip(tt.s, tt.n); got != tt.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
