@@ -202,7 +202,9 @@ func quoted(s string) (string, string, error) {
 
 // quoteIfNeeded returns pattern p as a rule would spell it.
 func quoteIfNeeded(p string) string {
-	if !strings.ContainsAny(p, " \t#") {
+	// Quoted if it holds what ends or comments out an unquoted pattern,
+	// or starts like a quoted one.
+	if !strings.ContainsAny(p, " \t\r#") && !strings.HasPrefix(p, `"`) {
 		return p
 	}
 	var b strings.Builder
