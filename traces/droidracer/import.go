@@ -44,7 +44,7 @@ func (l *Log) Import(ctx context.Context, w *traces.Writer, syms *traces.Symbols
 func (l *Log) ImportWith(ctx context.Context, w *traces.Writer, syms *traces.Symbols, opts Options) (*Summary, error) {
 	im := &importer{
 		l: l, p: l.makePlan(opts), syms: syms, w: w, val: traces.NewValidator(syms),
-		threads: map[int64]*thread{}, attached: map[string]bool{}, sent: map[int64]bool{}, called: map[int64]bool{},
+		threads: map[int64]*thread{}, attached: map[string]bool{}, sent: map[int64]bool{}, called: map[int64]bool{}, senders: map[string]bool{},
 		locks: map[string]*heldLock{}, taskLocks: map[string][]string{}, aliases: map[string]int{},
 		exitAfter: map[int]threadKey{}, kw: keywordStats{}, unknown: keywordStats{},
 		sum: &Summary{Log: l.Name, Lines: l.lines, Races: -1},
@@ -95,6 +95,7 @@ type importer struct {
 	attached  map[string]bool // queues attached
 	sent      map[int64]bool  // messages sent
 	called    map[int64]bool  // messages called
+	senders   map[string]bool // the threads made up to send a message no POST sent
 	locks     map[string]*heldLock
 	taskLocks map[string][]string // task -> locks it holds, one entry per acquisition
 	aliases   map[string]int      // lock -> aliases made of it
@@ -623,7 +624,13 @@ func (im *importer) call(r *record) error {
 	th.looping = true
 	if !im.sent[msg] {
 		im.note(adjCallWithoutPost, r)
+		// Named after the record; a log whose records repeat an id
+		// gets one sender per record all the same.
 		sender := "sender#" + itoa(r.id)
+		for n := 2; im.senders[sender]; n++ {
+			sender = "sender#" + itoa(r.id) + "." + strconv.Itoa(n)
+		}
+		im.senders[sender] = true
 		if err := im.emit(traces.ThreadBegin, sender, opSrc(r.id)); err != nil {
 			return err
 		}
