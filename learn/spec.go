@@ -201,6 +201,44 @@ type handlerJSONOf[S any] struct {
 	read map[string]skipJSON // without State: the names of the data the state says it read
 }
 
+// decodeSpec decodes a spec file's JSON into sp: a handler at a time
+// (decodeSpecStream), and if that fails, at once, for an error that says
+// where (line:col) and what is wrong.
+func decodeSpec[S any](name string, data []byte, sp *specJSONOf[S]) error {
+	if decodeSpecStream(data, sp) == nil {
+		return nil
+	}
+	*sp = specJSONOf[S]{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(sp); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			line, col := position(data, int(se.Offset)-1)
+			return fmt.Errorf("spec %s:%d:%d: %v", name, line, col, se)
+		case errors.As(err, &te):
+			line, col := position(data, valueStart(data, int(te.Offset)))
+			return fmt.Errorf("spec %s:%d:%d: %s: want %s, not a JSON %s", name, line, col, te.Field, jsonKind(te.Type), te.Value)
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			line, col := position(data, len(data))
+			return fmt.Errorf("spec %s:%d:%d: unexpected end of file", name, line, col)
+		}
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if off := keyOffset(data, field); off >= 0 {
+				line, col := position(data, off)
+				return fmt.Errorf("spec %s:%d:%d: unknown field %s", name, line, col, field)
+			}
+		}
+		return fmt.Errorf("spec %s: %v", name, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("spec %s: unexpected text after the spec", name)
+	}
+	return nil
+}
+
 // decodeSpecStream decodes a spec file's JSON into sp a handler at a
 // time: a JSON decoder holds the whole of the value it decodes, so
 // decoding the document at once held a copy of a large spec (hundreds of
@@ -601,42 +639,14 @@ func parseSpec(name string, data []byte, opts ReadOptions) (*Spec, error) {
 	at := func(path ...any) []any { return path }
 	var j specJSON
 	var light specJSONOf[*stateNames]
-	var into any = &j
-	var fast error
+	var err error
 	if opts.SkipState {
-		into = &light
-		fast = decodeSpecStream(data, &light)
+		err = decodeSpec(name, data, &light)
 	} else {
-		fast = decodeSpecStream(data, &j)
+		err = decodeSpec(name, data, &j)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if fast == nil {
-		// Decoded handler by handler; the document is whole and valid.
-	} else if err := dec.Decode(into); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			line, col := position(data, int(se.Offset)-1)
-			return nil, fmt.Errorf("spec %s:%d:%d: %v", name, line, col, se)
-		case errors.As(err, &te):
-			line, col := position(data, valueStart(data, int(te.Offset)))
-			return nil, fmt.Errorf("spec %s:%d:%d: %s: want %s, not a JSON %s", name, line, col, te.Field, jsonKind(te.Type), te.Value)
-		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-			line, col := position(data, len(data))
-			return nil, fmt.Errorf("spec %s:%d:%d: unexpected end of file", name, line, col)
-		}
-		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			if off := keyOffset(data, field); off >= 0 {
-				line, col := position(data, off)
-				return nil, fmt.Errorf("spec %s:%d:%d: unknown field %s", name, line, col, field)
-			}
-		}
-		return nil, fail("%v", err)
-	}
-	if fast != nil && dec.More() {
-		return nil, fail("unexpected text after the spec")
+	if err != nil {
+		return nil, err
 	}
 	if opts.SkipState {
 		j = specJSON{Version: light.Version, Params: light.Params, Traces: light.Traces, Apps: light.Apps, Inputs: light.Inputs, Templates: light.Templates}

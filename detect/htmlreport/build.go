@@ -32,30 +32,32 @@ func Detect(ctx context.Context, res *detect.Result, files []string) (*Page, err
 	if res.AllowedReports > 0 {
 		p.Summary = append(p.Summary, fmt.Sprintf("The allow-list suppressed %s.", plural(res.AllowedReports, "report")))
 	}
-	reqs := map[string][]timeline.Request{}
-	var at []ref
+	tl := newTimelines()
+	for i, t := range res.Traces {
+		if i < len(files) {
+			tl.file(t.File, files[i])
+		}
+	}
 	for i, r := range res.Reports {
 		it := detectItem(r)
+		if evs := r.Example.Events; len(evs) > 0 {
+			last := evs[len(evs)-1]
+			tl.add(&it, i, r.Example.Trace, timeline.Request{Tasks: [2]string{evs[0].ID, last.ID}, Lines: [2]int{evs[0].At.Line, last.At.Line}})
+		}
 		p.Items = append(p.Items, it)
-		evs := r.Example.Events
-		if len(evs) == 0 {
-			continue
-		}
-		last := evs[len(evs)-1]
-		req := timeline.Request{Tasks: [2]string{evs[0].ID, last.ID}, Lines: [2]int{evs[0].At.Line, last.At.Line}}
-		if len(at) == MaxTimelines {
-			p.Items[i].NoTimeline = fmt.Sprintf("No timeline: only the first %d reports get one.", MaxTimelines)
-			continue
-		}
-		at = append(at, ref{i, r.Example.Trace, len(reqs[r.Example.Trace])})
-		reqs[r.Example.Trace] = append(reqs[r.Example.Trace], req)
 	}
-	windows, err := extract(ctx, reqs, traceFiles(res, files))
-	if err != nil {
+	if err := tl.fill(ctx, p); err != nil {
 		return nil, err
 	}
-	attach(p, at, windows)
 	return p, nil
+}
+
+// timelines gathers the timelines a page asks for, to read each trace
+// once for all of its items.
+type timelines struct {
+	files map[string]string // trace name -> the file it can be read again from
+	reqs  map[string][]timeline.Request
+	at    []ref
 }
 
 // ref is the place of an item's timeline request: the n-th of its
@@ -66,9 +68,45 @@ type ref struct {
 	n     int
 }
 
-// attach gives the items their timelines.
-func attach(p *Page, at []ref, windows map[string][]timeline.Window) {
-	for _, a := range at {
+func newTimelines() *timelines {
+	return &timelines{files: map[string]string{}, reqs: map[string][]timeline.Request{}}
+}
+
+// file records that the trace name was read from path; one read from
+// standard input cannot be read again.
+func (tl *timelines) file(name, path string) {
+	if path != "-" && name != traces.StdinName {
+		tl.files[name] = path
+	}
+}
+
+// add asks for the timeline of it, the page's item of that index,
+// unless the page has MaxTimelines already: it then says so.
+func (tl *timelines) add(it *Item, item int, trace string, req timeline.Request) {
+	if len(tl.at) == MaxTimelines {
+		it.NoTimeline = fmt.Sprintf("No timeline: only the first %d groups get one.", MaxTimelines)
+		return
+	}
+	tl.at = append(tl.at, ref{item, trace, len(tl.reqs[trace])})
+	tl.reqs[trace] = append(tl.reqs[trace], req)
+}
+
+// fill reads each trace once, in name order (so that the first error is
+// always the same), and gives the items their timelines.
+func (tl *timelines) fill(ctx context.Context, p *Page) error {
+	windows := map[string][]timeline.Window{}
+	for _, name := range slices.Sorted(maps.Keys(tl.reqs)) {
+		path, ok := tl.files[name]
+		if !ok {
+			continue
+		}
+		ws, err := timeline.Extract(ctx, path, name, tl.reqs[name])
+		if err != nil {
+			return fmt.Errorf("timeline: %w", err)
+		}
+		windows[name] = ws
+	}
+	for _, a := range tl.at {
 		it := &p.Items[a.item]
 		if ws, ok := windows[a.trace]; ok {
 			it.Timeline = &ws[a.n]
@@ -76,35 +114,7 @@ func attach(p *Page, at []ref, windows map[string][]timeline.Window) {
 			it.NoTimeline = "No timeline: the trace was read from standard input."
 		}
 	}
-}
-
-// traceFiles maps each trace's name in res to the file it was read from.
-func traceFiles(res *detect.Result, files []string) map[string]string {
-	m := map[string]string{}
-	for i, t := range res.Traces {
-		if i < len(files) && files[i] != "-" && t.File != traces.StdinName {
-			m[t.File] = files[i]
-		}
-	}
-	return m
-}
-
-// extract reads each trace with requests once.
-func extract(ctx context.Context, reqs map[string][]timeline.Request, files map[string]string) (map[string][]timeline.Window, error) {
-	out := map[string][]timeline.Window{}
-	for _, name := range slices.Sorted(maps.Keys(reqs)) {
-		rs := reqs[name]
-		path, ok := files[name]
-		if !ok {
-			continue
-		}
-		ws, err := timeline.Extract(ctx, path, name, rs)
-		if err != nil {
-			return nil, fmt.Errorf("timeline: %w", err)
-		}
-		out[name] = ws
-	}
-	return out, nil
+	return nil
 }
 
 func detectItem(r *detect.Report) Item {
@@ -199,13 +209,11 @@ func values(vs []detect.Value) string {
 // files they were read from, in the same order.
 func Races(ctx context.Context, reports []*races.Report, files []string) (*Page, error) {
 	p := &Page{Title: "licorice races", Subject: "location", Count: "races"}
-	reqs := map[string][]timeline.Request{}
-	names := map[string]string{}
-	var at []ref
+	tl := newTimelines()
 	total := 0
 	for i, rep := range reports {
-		if i < len(files) && files[i] != "-" && rep.Trace != traces.StdinName {
-			names[rep.Trace] = files[i]
+		if i < len(files) {
+			tl.file(rep.Trace, files[i])
 		}
 		total += rep.Races()
 		for _, g := range rep.Groups {
@@ -226,23 +234,15 @@ func Races(ctx context.Context, reports []*races.Report, files []string) (*Page,
 					it.Why = append(it.Why, fmt.Sprintf("Covered by %s: ordering that race would order this one.", r.CoveredBy.ID))
 				}
 				it.Missing = fmt.Sprintf("No chain of arrows orders 1 (%s, line %d) and 2 (%s, line %d).", r.First.Task, r.First.Line, r.Second.Task, r.Second.Line)
-				if len(at) == MaxTimelines {
-					it.NoTimeline = fmt.Sprintf("No timeline: only the first %d groups get one.", MaxTimelines)
-					p.Items = append(p.Items, it)
-					continue
-				}
-				at = append(at, ref{len(p.Items), rep.Trace, len(reqs[rep.Trace])})
-				reqs[rep.Trace] = append(reqs[rep.Trace], timeline.Request{Tasks: [2]string{r.First.Task, r.Second.Task}, Lines: [2]int{r.First.Line, r.Second.Line}})
+				tl.add(&it, len(p.Items), rep.Trace, timeline.Request{Tasks: [2]string{r.First.Task, r.Second.Task}, Lines: [2]int{r.First.Line, r.Second.Line}})
 			}
 			p.Items = append(p.Items, it)
 		}
 	}
 	p.Summary = append(p.Summary, fmt.Sprintf("%s in %s, %s listed.", plural(total, "race"), plural(len(reports), "trace"), plural(len(p.Items), "group")))
-	windows, err := extract(ctx, reqs, names)
-	if err != nil {
+	if err := tl.fill(ctx, p); err != nil {
 		return nil, err
 	}
-	attach(p, at, windows)
 	return p, nil
 }
 

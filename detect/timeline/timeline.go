@@ -196,9 +196,14 @@ func (x *index) threadOf(task traces.Sym) traces.Sym {
 func (x *index) window(req Request) Window {
 	syms, events, byTask, threadOf := x.syms, x.events, x.byTask, x.threadOf
 	var w Window
+	// placed is a box and the task it draws.
+	type placed struct {
+		box  Box
+		task traces.Sym
+	}
 	// The events drawn: Around on each side of each of the two.
 	keep := map[int]bool{}
-	var ops []Box // the tasks that are threads: one op each
+	var ops []placed // the tasks that are threads: one op each
 	centre := func(task string, line int) {
 		sym, ok := syms.Lookup(task)
 		if !ok {
@@ -208,7 +213,7 @@ func (x *index) window(req Request) Window {
 		if !isEvent {
 			// A thread's op: the events around its line.
 			i, _ = slices.BinarySearchFunc(events, line, func(e event, l int) int { return e.begin - l })
-			ops = append(ops, Box{Task: task, Begin: line, End: line, Op: true})
+			ops = append(ops, placed{Box{Task: task, Begin: line, End: line, Op: true}, sym})
 		} else {
 			keep[i] = true
 		}
@@ -229,34 +234,22 @@ func (x *index) window(req Request) Window {
 		}
 	}
 	used := map[traces.Sym]bool{} // the threads drawn
-	for _, i := range idx {
-		used[events[i].thread] = true
-	}
-	for _, b := range ops {
-		if sym, ok := syms.Lookup(b.Task); ok {
-			used[sym] = true
-		}
-	}
-	boxTask := map[traces.Sym]int{}
-	type placed struct {
-		box  Box
-		task traces.Sym
-	}
 	var all []placed
 	for _, i := range idx {
 		e := events[i]
+		used[e.thread] = true
 		all = append(all, placed{Box{Task: syms.String(e.task), Handler: syms.String(e.handler), Begin: e.begin, End: e.end}, e.task})
 	}
-	for _, b := range ops {
-		sym, _ := syms.Lookup(b.Task)
-		all = append(all, placed{b, sym})
+	for _, p := range ops {
+		used[p.task] = true
+		all = append(all, p)
+	}
+	if len(all) == 0 {
+		return Window{Pair: [2]int{-1, -1}}
 	}
 	slices.SortStableFunc(all, func(a, b placed) int { return a.box.Begin - b.box.Begin })
-	lo, hi := 0, 0
-	for n, p := range all {
-		if n == 0 || p.box.Begin < lo {
-			lo = p.box.Begin
-		}
+	lo, hi := all[0].box.Begin, 0 // the lines drawn
+	for _, p := range all {
 		hi = max(hi, p.box.Begin, p.box.End)
 	}
 	// Lanes in the order of the trace's threads.
@@ -268,12 +261,13 @@ func (x *index) window(req Request) Window {
 		}
 	}
 	w.Pair = [2]int{-1, -1}
+	boxed := map[traces.Sym]bool{} // the events drawn
 	for n, p := range all {
 		b := p.box
 		b.Lane = laneOf[threadOf(p.task)]
 		w.Boxes = append(w.Boxes, b)
 		if !b.Op {
-			boxTask[p.task] = n
+			boxed[p.task] = true
 		}
 		for k := range 2 {
 			if b.Task == req.Tasks[k] && w.Pair[k] < 0 && (!b.Op || b.Begin == req.Lines[k]) {
@@ -302,10 +296,8 @@ func (x *index) window(req Request) Window {
 	// Forks and signal handoffs between what is drawn: an event drawn, or
 	// a thread's own code on a lane drawn.
 	drawn := func(task traces.Sym) (int, bool) {
-		if _, isEvent := byTask[task]; isEvent {
-			if _, ok := boxTask[task]; !ok {
-				return 0, false
-			}
+		if _, isEvent := byTask[task]; isEvent && !boxed[task] {
+			return 0, false
 		}
 		l, ok := laneOf[threadOf(task)]
 		return l, ok
