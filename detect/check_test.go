@@ -42,6 +42,25 @@ func inPlace(field, old, new string) func(*script, string) {
 	}
 }
 
+// newNote allocates a Note, obj, in Act.onResume.
+func newNote(obj string) func(*script, string) {
+	return func(s *script, e string) {
+		s.op(e, "alloc", fmt.Sprintf(`"obj":%q,"site":"Act.onResume:5","type":"Note"`, obj))
+	}
+}
+
+// noteN reads or writes a Note's field n.
+func noteN(kind, obj, val string) func(*script, string) {
+	return func(s *script, e string) {
+		s.op(e, kind, fmt.Sprintf(`"obj":%q,"field":"n","val":%s`, obj, val))
+	}
+}
+
+// noteLower is "h: Act.onResume:5#1.n >= 1", of the Note that newNote made.
+func noteLower(h string) specCond {
+	return specCond{handler: h, template: "lower", vars: []string{"Act.onResume:5#1.n"}, consts: map[string]any{"a": 1}}
+}
+
 // lowerN is "h: this.n >= 1".
 func lowerN(h string) specCond {
 	return specCond{handler: h, template: "lower", vars: []string{"this.n"}, consts: map[string]any{"a": 1}}
@@ -407,6 +426,30 @@ func TestChecks(t *testing.T) {
 			},
 			spec: []specCond{nonnullP("Act.onA"), nonnullP("Act.onB")},
 			want: []string{"REQ-KILL E1 E2", "violation E2 E3"},
+		},
+		{
+			// Tomdroid: onResume makes the note list (o5) and counts its
+			// refreshes from 0 to 1; a refresh posted from elsewhere reads
+			// 1. No event could have run before onResume and found the
+			// count 0 on that list: it did not exist (event consistency).
+			name: "GEN-REQ: an object the event made is no GEN's",
+			trace: func() *script {
+				s := newScript().worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onResume, newNote("o5"), noteN("read", "o5", "0"), noteN("write", "o5", "1")).
+					run("E2", "Act.refresh", noteN("read", "o5", "1"))
+			},
+			spec: []specCond{noteLower("Act.refresh")},
+		},
+		{
+			name: "GEN-REQ: an object made before the event is",
+			trace: func() *script {
+				s := newScript().worker("T1").worker("T2")
+				s.post("T1", "E0").run("E0", "Act.onCreate", newNote("o5")).post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onResume, noteN("read", "o5", "0"), noteN("write", "o5", "1")).
+					run("E2", "Act.refresh", noteN("read", "o5", "1"))
+			},
+			spec: []specCond{noteLower("Act.refresh")},
+			want: []string{"GEN-REQ E1 E2"},
 		},
 	}
 	for _, tt := range tests {

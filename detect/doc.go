@@ -40,9 +40,10 @@
 // other tasks make meanwhile (a worker thread, a binder event) are theirs,
 // not the event's. The event is a GEN of c if c does not hold before and
 // holds after, a KILL if the reverse, a NOP otherwise. If c cannot be
-// decided before the event — one of its data has no value yet, typically
-// a field of an object the event itself just created — the event is no
-// GEN: it initializes c. No other event can run before it and find c
+// decided before the event — one of its data has no value yet, or is a
+// field of an object the event itself allocated (whatever the event read
+// there: a fresh object's default) — the event is no GEN: it initializes
+// c. No other event can run before it and find c
 // false, since none could reach the object before it existed; reordered,
 // that event's symbolic names would bind another object, another logical
 // variable (the thesis' event consistency, §5.3.2; CAFA's

@@ -58,6 +58,13 @@ type tracker struct {
 	// maxWaited): with the senders, the causes of each event.
 	signaller map[traces.Sym]traces.Sym
 	waited    map[traces.Sym][]traces.Sym
+
+	// condObjs are the objects some condition's data belong to; madeBy
+	// is, for such an object that a running event allocated, that event,
+	// and made the objects each running event allocated.
+	condObjs map[traces.Sym]bool
+	madeBy   map[traces.Sym]traces.Sym
+	made     map[traces.Sym][]traces.Sym
 }
 
 // carried is a read of a value that REQ events' writes carried: where,
@@ -156,7 +163,22 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *rea
 		readAt:    make(map[traces.Sym]map[traces.Location]traces.Sym),
 		signaller: make(map[traces.Sym]traces.Sym),
 		waited:    make(map[traces.Sym][]traces.Sym),
+		condObjs:  condObjects(cs),
+		madeBy:    make(map[traces.Sym]traces.Sym),
+		made:      make(map[traces.Sym][]traces.Sym),
 	}
+}
+
+// condObjects returns the objects (not classes) whose fields are data of
+// some condition.
+func condObjects(cs *conds) map[traces.Sym]bool {
+	objs := make(map[traces.Sym]bool)
+	for l := range cs.byLoc {
+		if !l.Static {
+			objs[l.Obj] = true
+		}
+	}
+	return objs
 }
 
 // step feeds op, the pos-th op of the trace at line, after the engine
@@ -207,6 +229,11 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 		}
 		if ws := t.reqWrote[op.Loc]; len(ws) > 0 && t.running(op.Task) {
 			t.readCarried(op, ws)
+		}
+	case traces.Alloc:
+		if t.condObjs[op.Loc.Obj] && t.running(op.Task) {
+			t.madeBy[op.Loc.Obj] = op.Task
+			t.made[op.Task] = append(t.made[op.Task], op.Loc.Obj)
 		}
 	case traces.Signal:
 		t.signaller[op.Name] = op.Task
@@ -322,8 +349,10 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 		if ot == nil {
 			vals := make([]traces.Value, 2*n)
 			for i, l := range c.locs {
-				vals[i] = t.heap[l]
-				vals[n+i] = vals[i]
+				if !inEvent || l.Static || t.madeBy[l.Obj] != op.Task {
+					vals[i] = t.heap[l]
+				} // else the object did not exist before the event: no value
+				vals[n+i] = t.heap[l]
 			}
 			o := openTouch{cond: id, vals: vals, from: t.eng.Time(), first: at.pos, held: inEvent && t.holds(c, vals[:n])}
 			if inEvent {
@@ -393,6 +422,10 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	delete(t.open, task)
 	t.dropSrcMap(t.readAt, task)
 	t.dropSrcMap(t.carriedAt, task)
+	for _, o := range t.made[task] {
+		delete(t.madeBy, o)
+	}
+	delete(t.made, task)
 	if len(refs) == 0 && len(opens) == 0 {
 		// No REQ, GEN or KILL: as a cause of later events, only whom it
 		// read from matters, not where.
