@@ -56,6 +56,13 @@ func noteN(kind, obj, val string) func(*script, string) {
 	}
 }
 
+// staticInst reads or writes the static App.inst.
+func staticInst(kind, val string) func(*script, string) {
+	return func(s *script, e string) {
+		s.op(e, kind, fmt.Sprintf(`"class":"App","field":"inst","val":%s`, val))
+	}
+}
+
 // noteLower is "h: Act.onResume:5#1.n >= 1", of the Note that newNote made.
 func noteLower(h string) specCond {
 	return specCond{handler: h, template: "lower", vars: []string{"Act.onResume:5#1.n"}, consts: map[string]any{"a": 1}}
@@ -439,6 +446,31 @@ func TestChecks(t *testing.T) {
 					run("E2", "Act.refresh", noteN("read", "o5", "1"))
 			},
 			spec: []specCond{noteLower("Act.refresh")},
+		},
+		{
+			// A static declared null (a write with init) and set by
+			// onCreate: a handler on another looper that reads it,
+			// unordered with onCreate, could have run first and found it
+			// null.
+			name: "GEN-REQ: a static declared null before onCreate sets it",
+			trace: func() *script {
+				s := newScript().op("main", "write", `"class":"App","field":"inst","val":null,"init":true`)
+				s.looper("R").worker("T1").worker("T2").post("T1", "E1").sendTo("T2", "R", "E2")
+				s.run("E1", "App.onCreate", staticInst("write", o2))
+				return s.runOn("E2", "R", "Sync.onTick", staticInst("read", o2))
+			},
+			spec: []specCond{{handler: "Sync.onTick", template: "nonnull", vars: []string{"App.inst"}}},
+			want: []string{"GEN-REQ E1 E2"},
+		},
+		{
+			// Undeclared, the static's first write initializes it.
+			name: "GEN-REQ: a static's first write, undeclared, is no GEN",
+			trace: func() *script {
+				s := newScript().looper("R").worker("T1").worker("T2").post("T1", "E1").sendTo("T2", "R", "E2")
+				s.run("E1", "App.onCreate", staticInst("write", o2))
+				return s.runOn("E2", "R", "Sync.onTick", staticInst("read", o2))
+			},
+			spec: []specCond{{handler: "Sync.onTick", template: "nonnull", vars: []string{"App.inst"}}},
 		},
 		{
 			name: "GEN-REQ: an object made before the event is",

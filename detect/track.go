@@ -242,6 +242,12 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			t.waited[op.Task] = append(t.waited[op.Task], s)
 		}
 	case traces.Write:
+		if op.Init { // a declared initial value: what "before" is
+			if _, ok := t.conds.byLoc[op.Loc]; ok && !op.Val.IsAbsent() {
+				t.heap[op.Loc] = op.Val
+			}
+			return
+		}
 		t.carry(op)
 		t.write(op, opAt{pos: pos, line: line, src: op.Src})
 	case traces.End:
@@ -298,6 +304,9 @@ func (t *tracker) dropSrcMap(m map[traces.Sym]map[traces.Location]traces.Sym, ta
 func (t *tracker) carry(op *traces.Op) {
 	_, req := t.reqs[op.Task]
 	ws := t.reqWrote[op.Loc]
+	// Only the src convention (the Node.js recorder's) carries: a
+	// write marked update whose event merely copies the value on (a
+	// counter saved to a database) is no dependence on every increment.
 	inPlace := len(ws) > 0 && op.Src != traces.NoSym && t.running(op.Task) && t.carriedAt[op.Task][op.Loc] == op.Src
 	switch {
 	case inPlace && req && !slices.Contains(ws, op.Task):
@@ -331,7 +340,7 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 	}
 	inEvent := t.running(op.Task)
 	h := t.handler(op.Task)
-	inPlace := inEvent && op.Src != traces.NoSym && t.readAt[op.Task][op.Loc] == op.Src
+	inPlace := inEvent && (op.Update || op.Src != traces.NoSym && t.readAt[op.Task][op.Loc] == op.Src)
 	var own []openTouch // a thread's write is a unit of its own
 	for _, id := range ids {
 		var ot *openTouch

@@ -82,8 +82,14 @@ func distinctChance(d, goal int) float64 {
 	return 1 - float64(min(d, goal))/float64(goal)
 }
 
-// unary proposes the conditions on one datum.
+// unary proposes the conditions on one datum. A datum the handler tested
+// in every sample (a guard: a null test, or a test of its truth) gets
+// none: the code has a path for each outcome, so whatever value training
+// saw is no precondition (ConnectBot's onLayout tests resizeAllowed).
 func (l *Learner) unary(name string, vs *VarState, keep func(*Condition)) {
+	if vs.N > 0 && vs.Guard == vs.N {
+		return
+	}
 	cond := func(b builtin) *Condition {
 		return &Condition{Template: l.cat.kind(b), Vars: []string{name}, Support: vs.N}
 	}

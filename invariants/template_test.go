@@ -46,6 +46,10 @@ func TestBuiltinTemplates(t *testing.T) {
 		{"nonnull/guarded", repeat(30, func(i int) []Var { return []Var{{Name: "p", Val: ref(uint64(i + 1)), Deref: true, Guarded: true}} }), "", "p != null"},
 		{"nonnull/sometimes-guarded", append(repeat(30, deref), []Var{{Name: "p", Val: ref(1), Guarded: true}}), "p != null", ""},
 		{"null/guarded", repeat(30, func(int) []Var { return []Var{{Name: "p", Val: NullValue(), Guarded: true}} }), "", "p == null"},
+		// A guard tested in every sample (ConnectBot's resizeAllowed) has
+		// no condition of its own value; tested in some, it has.
+		{"const/guarded", repeat(30, func(int) []Var { return []Var{{Name: "b", Val: BoolValue(true), Guarded: true}} }), "", "b == true"},
+		{"const/sometimes-guarded", append(repeat(30, one("b", cycle(true))), []Var{{Name: "b", Val: BoolValue(true), Guarded: true}}), "b == true", ""},
 		{"nonnull/string", repeat(12, one("s", func(i int) any { return fmt.Sprint("v", i) })), "s != null", ""},
 		// const: (1/2)^n from n = 7.
 		{"const/int", repeat(7, one("x", cycle(42))), "x == 42", ""},

@@ -54,7 +54,7 @@ type Binding struct {
 //   - An invocation's data are the live-in reads made during its extent,
 //     nested calls included; the first read gives the value. A read is
 //     dereferenced if any live-in read of it was (deref), guarded if the
-//     invocation tested it for null (branch null/nonnull) after reading it. A datum the
+//     invocation tested it (branch null, nonnull or true) after reading it. A datum the
 //     scope wrote before is not live-in, even if an earlier handler of the
 //     same event read it.
 //   - Names: statics are Class.field. An object is named by its allocation
@@ -208,6 +208,9 @@ func (s *Sampler) Step(op *traces.Op) *Invocation {
 		}
 	case traces.Write:
 		s.see(op.Loc, op.Val)
+		if op.Init {
+			return nil // a declared initial value: no write of the handler's
+		}
 		sc := s.scopes[op.Task]
 		if sc == nil {
 			return nil
@@ -219,7 +222,7 @@ func (s *Sampler) Step(op *traces.Op) *Invocation {
 	case traces.Relate:
 		s.union(s.abs(op.Loc), s.abs(op.Loc2))
 	case traces.Branch:
-		if op.Cond != traces.CondNull && op.Cond != traces.CondNonNull {
+		if op.Cond == traces.CondEq {
 			return nil
 		}
 		if sc := s.scopes[op.Task]; sc != nil && len(sc.frames) > 0 {

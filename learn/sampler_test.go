@@ -112,7 +112,8 @@ func valueText(v traces.Value, syms *traces.Symbols) string {
 //     field of b1; limit is not, the event wrote it), element [0] and mark
 //     (not [1]: elements are separate data);
 //     name is another type; the same field of two objects of a site shares
-//     a type; a null test marks a read guarded.
+//     a type; a null test and a guard (cond true) mark a read guarded,
+//     a pointer comparison (eq) does not.
 func TestSampler(t *testing.T) {
 	files, err := filepath.Glob("testdata/sampler/*.jsonl")
 	if err != nil || len(files) == 0 {

@@ -94,6 +94,11 @@
 //   - relate: [Int.Compare], Less, Equal, Plus, Minus (and Float's, and
 //     [String.Equal]) read both fields, then record relate with via cmp or
 //     arith: the two data meet in app code, so they share an abstract type.
+//   - write: [Int.Add] marks its write update: true (count++); [Static]
+//     declares its fields' initial values as writes with init: true.
+//   - branch: [Bool.Test] reads the flag, then records branch with cond
+//     "true", taken = the flag is true: a guard, a test the code has a
+//     path for both ways (if (flag) ...).
 //   - branch: [Ptr.NotNull] and [Ptr.IsNull] read the pointer, then record
 //     branch with cond "nonnull", taken = the pointer is not null, pc = the
 //     source line of the test and target = pc+1. It is the if-nez of

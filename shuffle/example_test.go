@@ -45,7 +45,7 @@ func ExampleRecord() {
 	}
 	fmt.Println(res.Actions, "actions,", res.Ops, "ops")
 	// Output:
-	// {"licorice_trace":1,"platform":"android","app":"counter","seed":1}
+	// {"licorice_trace":2,"platform":"android","app":"counter","seed":1}
 	// {"op":"thread_begin","t":"main","kind":"looper","name":"main","ts":0}
 	// {"op":"attach","t":"main","q":"main","ts":0}
 	// {"op":"call","t":"main","h":"Application.onCreate","ts":0}
@@ -55,7 +55,7 @@ func ExampleRecord() {
 	// {"op":"begin","t":"E1","thread":"main","ts":202.23187}
 	// {"op":"call","t":"E1","h":"Counter.onClick","ts":202.23287}
 	// {"op":"read","t":"E1","obj":"o1","field":"clicks","val":0,"ts":202.23387}
-	// {"op":"write","t":"E1","obj":"o1","field":"clicks","val":1,"ts":202.23487}
+	// {"op":"write","t":"E1","obj":"o1","field":"clicks","val":1,"update":true,"ts":202.23487}
 	// {"op":"ret","t":"E1","h":"Counter.onClick","ts":202.23587}
 	// {"op":"end","t":"E1","ts":202.23687}
 	// {"op":"send","q":"main","e":"E2","external":true,"ts":276.40181}

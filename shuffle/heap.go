@@ -76,16 +76,22 @@ func (rt *Runtime) emitAlloc(t *task, id, typ traces.Sym, c caller) {
 
 // Static binds the fields of v, a pointer to a struct, as the static
 // fields of class: `Locale.language` for a field language of class
-// "Locale". It returns v.
+// "Locale". It returns v. The running task declares each field's initial
+// value (0, false, "", null) as a class loader would: a write with init
+// true.
 func Static[T any](env Env, class string, v *T) *T {
 	rt := env.Runtime()
 	info := rt.typeInfo(reflect.TypeOf(v))
 	base := unsafe.Pointer(v)
 	c := rt.syms.Intern(class)
+	t := rt.running("Static")
 	for _, f := range info.fields {
 		fp := (*field)(unsafe.Add(base, f.offset))
 		fp.rt = rt
 		fp.loc = traces.Location{Obj: c, Field: f.name, Static: true}
+		op := rt.newOp(traces.Write, t)
+		op.Loc, op.Val, op.Init = fp.loc, f.zero, true
+		rt.emit(op)
 	}
 	return v
 }
@@ -99,6 +105,22 @@ type structInfo struct {
 type fieldInfo struct {
 	offset uintptr
 	name   traces.Sym
+	zero   traces.Value // the value of a field never written
+}
+
+// zeroValue is the value of a field of type typ that was never written.
+func (rt *Runtime) zeroValue(typ reflect.Type) traces.Value {
+	switch typ {
+	case reflect.TypeFor[Int]():
+		return traces.Int(0)
+	case reflect.TypeFor[Float]():
+		return traces.Float(0)
+	case reflect.TypeFor[Bool]():
+		return traces.Bool(false)
+	case reflect.TypeFor[String]():
+		return traces.String(rt.syms.Intern(""))
+	}
+	return traces.Null() // a Ptr
 }
 
 var fieldIface = reflect.TypeFor[interface{ isField() *field }]()
@@ -117,7 +139,7 @@ func (rt *Runtime) typeInfo(typ reflect.Type) *structInfo {
 	for i := range st.NumField() {
 		sf := st.Field(i)
 		if reflect.PointerTo(sf.Type).Implements(fieldIface) {
-			info.fields = append(info.fields, fieldInfo{offset: sf.Offset, name: rt.syms.Intern(sf.Name)})
+			info.fields = append(info.fields, fieldInfo{offset: sf.Offset, name: rt.syms.Intern(sf.Name), zero: rt.zeroValue(sf.Type)})
 		}
 	}
 	if rt.structs == nil {
@@ -160,6 +182,17 @@ func (f *field) access(k traces.Kind, v traces.Value, deref bool, src traces.Sym
 	rt.step()
 }
 
+// update records a write of the field by the running task of a value
+// computed from its last read there (write with update: true).
+func (f *field) update(v traces.Value, src traces.Sym) {
+	rt := f.bound()
+	t := rt.running("a field access")
+	op := rt.newOp(traces.Write, t)
+	op.Loc, op.Val, op.Update, op.Src = f.loc, v, true, src
+	rt.emit(op)
+	rt.step()
+}
+
 // relate records that two fields met in a comparison or arithmetic.
 func (f *field) relate(g *field, via traces.RelateVia, src traces.Sym) {
 	rt := f.bound()
@@ -196,7 +229,7 @@ func (x *Int) Add(d int64) int64 {
 	src := x.src(appCaller())
 	x.access(traces.Read, traces.Int(x.v), false, src)
 	x.v += d
-	x.access(traces.Write, traces.Int(x.v), false, src)
+	x.update(traces.Int(x.v), src)
 	return x.v
 }
 
@@ -305,6 +338,28 @@ type Bool struct {
 //go:noinline
 func (x *Bool) Get() bool {
 	x.access(traces.Read, traces.Bool(x.v), false, x.src(appCaller()))
+	return x.v
+}
+
+// Test reads the field and tests it, as `if (flag)` does: the trace
+// records the read and a guard (branch cond "true", taken if it is true).
+// Use it where the code has a path for either value; a flag whose false
+// is a bug is read with Get.
+//
+//go:noinline
+func (x *Bool) Test() bool {
+	rt := x.bound()
+	s := rt.names.site(appCaller())
+	if rt.opts.NoSource {
+		s.src = traces.NoSym
+	}
+	x.access(traces.Read, traces.Bool(x.v), false, s.src)
+	t := rt.running("a test")
+	op := rt.newOp(traces.Branch, t)
+	op.Loc, op.Cond, op.Taken = x.loc, traces.CondTrue, x.v
+	op.PC, op.Target, op.Src = int64(s.line), int64(s.line)+1, s.src
+	rt.emit(op)
+	rt.step()
 	return x.v
 }
 

@@ -53,7 +53,11 @@ func runSink(rt *Runtime) {
 
 // statics is a class's static fields.
 type statics struct {
-	lang String
+	lang  String
+	count Int
+	on    Bool
+	ratio Float
+	next  Ptr[sink]
 }
 
 // everything calls every helper once, so that tests see each op's source.
@@ -61,6 +65,10 @@ func (s *sink) everything() {
 	st := Static(s, "Config", &statics{})
 	st.lang.Set("en")
 	st.lang.Equal(&s.name)
+	st.count.Add(1)
+	st.on.Test()
+	st.ratio.Get()
+	st.next.Get()
 	s.count.Compare(&s.count)
 	s.count.Equal(&s.count)
 	s.count.Minus(&s.count)
@@ -68,6 +76,7 @@ func (s *sink) everything() {
 	s.ratio.Less(&s.ratio)
 	s.ratio.Minus(&s.ratio)
 	s.ready.Get()
+	s.ready.Test()
 	s.peer.IsNull()
 	s.peer.Set(s)
 	s.peer.Get()

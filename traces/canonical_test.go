@@ -90,11 +90,11 @@ func TestCanonicalLines(t *testing.T) {
 // ones sorted, each value compacted with canonical strings.
 func TestCanonicalHeader(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{`{"licorice_trace":1}`, `{"licorice_trace":1}`},
+		{`{"licorice_trace":1}`, `{"licorice_trace":2}`},
 		{`{ "seed" : -3, "zz" : [ 1 , {"b" : "\u00e9"} ], "shuffled": false, "aa":null, "run":"r", "app":"a", "platform":"p", "licorice_trace":1 }`,
-			`{"licorice_trace":1,"platform":"p","app":"a","run":"r","seed":-3,"aa":null,"zz":[1,{"b":"é"}]}`},
-		{`{"licorice_trace":1,"shuffled":true,"x":"\ud83d\ude00 \/"}`, `{"licorice_trace":1,"shuffled":true,"x":"😀 /"}`},
-		{`{"licorice_trace":1,"n":1.50e3}`, `{"licorice_trace":1,"n":1.50e3}`}, // numbers of unknown keys are kept as written
+			`{"licorice_trace":2,"platform":"p","app":"a","run":"r","seed":-3,"aa":null,"zz":[1,{"b":"é"}]}`},
+		{`{"licorice_trace":1,"shuffled":true,"x":"\ud83d\ude00 \/"}`, `{"licorice_trace":2,"shuffled":true,"x":"😀 /"}`},
+		{`{"licorice_trace":1,"n":1.50e3}`, `{"licorice_trace":2,"n":1.50e3}`}, // numbers of unknown keys are kept as written
 	}
 	for _, tt := range tests {
 		d, err := decode([]byte(tt.in + "\n"))
@@ -126,6 +126,10 @@ func TestCanonicalFromMemory(t *testing.T) {
 		{w(String(syms.Intern("\uFFFD"))), "\"val\":\"\uFFFD\""},
 		{Op{Kind: End, Task: T, HasTS: true, TS: 1e-300}, `"ts":1e-300`},
 		{Op{Kind: Write, Task: T, Loc: Location{Obj: o, Field: f}, Deref: true}, `{"op":"write","t":"T","obj":"o","field":"f"}`},
+		{Op{Kind: Read, Task: T, Loc: Location{Obj: o, Field: f}, Init: true, Update: true}, `{"op":"read","t":"T","obj":"o","field":"f"}`},
+		{Op{Kind: Write, Task: T, Loc: Location{Obj: o, Field: f}, Val: Int(0), Init: true}, `{"op":"write","t":"T","obj":"o","field":"f","val":0,"init":true}`},
+		{Op{Kind: Write, Task: T, Loc: Location{Obj: o, Field: f}, Val: Int(2), Update: true}, `"val":2,"update":true}`},
+		{Op{Kind: Branch, Task: T, Loc: Location{Obj: o, Field: f}, Cond: CondTrue, Taken: true}, `"cond":"true","taken":true`},
 	}
 	for _, tt := range tests {
 		got := string(AppendCanonical(nil, &tt.op, syms))
@@ -194,7 +198,7 @@ func TestWriterRefuses(t *testing.T) {
 		h    Header
 		want string
 	}{
-		{Header{Version: 2}, "version 2"},
+		{Header{Version: 3}, "version 3"},
 		{Header{Extra: []ExtraField{{Key: "app", JSON: `"x"`}}}, "known key"},
 		{Header{Extra: []ExtraField{{Key: "x", JSON: `1`}, {Key: "x", JSON: `2`}}}, "twice"},
 		{Header{Extra: []ExtraField{{Key: "x", JSON: `{`}}}, "not a JSON value"},

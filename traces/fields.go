@@ -99,7 +99,7 @@ func checkFields(op *Op) string {
 		if msg := checkLocation(op.Loc); msg != "" {
 			return msg
 		}
-		if op.Cond < CondNull || op.Cond > CondEq {
+		if op.Cond < CondNull || op.Cond > CondTrue {
 			return fmt.Sprintf(`field "cond": invalid branch condition %d`, op.Cond)
 		}
 	}
@@ -147,12 +147,10 @@ var knownHeaderKeys = []string{"licorice_trace", "platform", "app", "run", "shuf
 // reads back as the same header.
 func canonicalHeader(h *Header) (*Header, error) {
 	c := *h
-	if c.Version == 0 {
-		c.Version = Version
-	}
-	if c.Version != Version {
+	if c.Version != 0 && (c.Version < MinVersion || c.Version > Version) {
 		return nil, fmt.Errorf("cannot write trace format version %d (this licorice writes version %d)", c.Version, Version)
 	}
+	c.Version = Version // every version it reads is a part of the newest
 	c.Extra = slices.Clone(h.Extra)
 	sortExtra(c.Extra)
 	for i := range c.Extra {

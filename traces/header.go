@@ -2,13 +2,20 @@ package traces
 
 import "slices"
 
-// Version is the trace format version this package reads and writes.
-const Version = 1
+// The trace format versions this package reads: every version from
+// MinVersion to Version. Version 2 added guards (branch cond "true") and
+// writes that declare an initial value ("init") or update the value in
+// place ("update"); a version 1 trace has none of them. Writers write
+// Version, whatever the version read.
+const (
+	Version    = 2
+	MinVersion = 1
+)
 
 // Header is the first line of a trace: the format version and what the
 // trace is a recording of.
 type Header struct {
-	Version  int    // licorice_trace; must be Version
+	Version  int    // licorice_trace: MinVersion to Version
 	Platform string // e.g. "android"
 	App      string // e.g. "mytracks"
 	Run      string // e.g. "train-07"

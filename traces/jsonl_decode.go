@@ -42,6 +42,8 @@ const (
 	keyField
 	keyVal
 	keyDeref
+	keyInit
+	keyUpdate
 	keyA
 	keyB
 	keyVia
@@ -58,7 +60,7 @@ var keyNames = [numKeys]string{
 	keyChild: "child", keyQ: "q", keyE: "e", keyDelay: "delay", keyAt: "at", keyAsync: "async",
 	keyExternal: "external", keyThread: "thread", keyM: "m", keyL: "l", keyH: "h", keyObj: "obj",
 	keyClass: "class", keySite: "site", keyType: "type", keyField: "field", keyVal: "val",
-	keyDeref: "deref", keyA: "a", keyB: "b", keyVia: "via", keyCond: "cond", keyTaken: "taken",
+	keyDeref: "deref", keyInit: "init", keyUpdate: "update", keyA: "a", keyB: "b", keyVia: "via", keyCond: "cond", keyTaken: "taken",
 	keyPC: "pc", keyTarget: "target", keyMsg: "msg",
 }
 
@@ -112,6 +114,10 @@ func lookupKey(b []byte) (key, bool) {
 		return keyVal, true
 	case "deref":
 		return keyDeref, true
+	case "init":
+		return keyInit, true
+	case "update":
+		return keyUpdate, true
 	case "a":
 		return keyA, true
 	case "b":
@@ -164,7 +170,7 @@ var allowedKeys = [numKinds]keySet{
 	Ret:         keys(keyH),
 	Alloc:       keys(keyObj, keySite, keyType),
 	Read:        keys(keyObj, keyClass, keyField, keyVal, keyDeref),
-	Write:       keys(keyObj, keyClass, keyField, keyVal),
+	Write:       keys(keyObj, keyClass, keyField, keyVal, keyInit, keyUpdate),
 	Relate:      keys(keyA, keyB, keyVia),
 	Branch:      keys(keyObj, keyClass, keyField, keyCond, keyTaken, keyPC, keyTarget),
 	Error:       keys(keyMsg),
@@ -310,8 +316,8 @@ func parseHeader(line []byte) (Header, error) {
 				return fmt.Errorf("%q: want the format version, an integer, got %s", key, v.typ)
 			}
 			n, err := strconv.Atoi(string(lit))
-			if err != nil || n != Version {
-				return fmt.Errorf("unsupported trace format version %s (this licorice reads version %d)", lit, Version)
+			if err != nil || n < MinVersion || n > Version {
+				return fmt.Errorf("unsupported trace format version %s (this licorice reads versions %d to %d)", lit, MinVersion, Version)
 			}
 			h.Version = n
 			version = true
@@ -807,7 +813,14 @@ func (p *fieldParser) fill(op *Op) *LineError {
 				return le
 			}
 		}
-		op.Deref, le = p.flag(keyDeref)
+		if op.Kind == Read {
+			op.Deref, le = p.flag(keyDeref)
+			return le
+		}
+		if op.Init, le = p.flag(keyInit); le != nil {
+			return le
+		}
+		op.Update, le = p.flag(keyUpdate)
 	case Relate:
 		if op.Loc, le = p.datum(keyA); le != nil {
 			return le

@@ -88,6 +88,12 @@ func appendOp(b []byte, op *Op, syms *Symbols) []byte {
 		if op.Deref && op.Kind == Read {
 			b = append(b, `,"deref":true`...)
 		}
+		if op.Init && op.Kind == Write {
+			b = append(b, `,"init":true`...)
+		}
+		if op.Update && op.Kind == Write {
+			b = append(b, `,"update":true`...)
+		}
 	case Relate:
 		b = append(b, `,"a":{`...)
 		b = appendLocation(b, op.Loc, syms, true)

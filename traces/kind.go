@@ -134,16 +134,18 @@ func ParseSendKind(s string) (SendKind, bool) {
 	return 0, false
 }
 
-// BranchCond is the test of a branch op: what the pointer was compared to.
+// BranchCond is the test of a branch op: what the pointer was compared
+// to, or (CondTrue) that the value was tested as a condition.
 type BranchCond uint8
 
 const (
 	CondNull    BranchCond = iota + 1 // jump if the pointer is null (if-eqz)
 	CondNonNull                       // jump if the pointer is not null (if-nez)
 	CondEq                            // jump if two pointers are equal (if-eq)
+	CondTrue                          // a guard: the value was tested as a condition; taken if it held (version 2)
 )
 
-var branchCondNames = [...]string{CondNull: "null", CondNonNull: "nonnull", CondEq: "eq"}
+var branchCondNames = [...]string{CondNull: "null", CondNonNull: "nonnull", CondEq: "eq", CondTrue: "true"}
 
 func (c BranchCond) String() string {
 	if c > 0 && int(c) < len(branchCondNames) {

@@ -278,7 +278,8 @@ func (e *lctEncoder) write(op *Op) error {
 	case Read, Write:
 		v := op.Val
 		e.ops = append(e.ops, byte(v.Kind())|boolBit(v.Bool(), 8)|boolBit(op.Loc.Static, 16)|
-			boolBit(op.Deref && op.Kind == Read, 32))
+			boolBit(op.Deref && op.Kind == Read, 32)|boolBit(op.Init && op.Kind == Write, 32)|
+			boolBit(op.Update && op.Kind == Write, 64))
 		e.sym(op.Loc.Obj)
 		e.sym(op.Loc.Field)
 		switch v.Kind() {
@@ -296,7 +297,7 @@ func (e *lctEncoder) write(op *Op) error {
 		e.sym(op.Loc2.Obj)
 		e.sym(op.Loc2.Field)
 	case Branch:
-		e.ops = append(e.ops, boolBit(op.Loc.Static, 1)|byte(op.Cond)<<1|boolBit(op.Taken, 8))
+		e.ops = append(e.ops, boolBit(op.Loc.Static, 1)|branchCondBits(op.Cond)|boolBit(op.Taken, 8))
 		e.sym(op.Loc.Obj)
 		e.sym(op.Loc.Field)
 		e.varint(op.PC)
@@ -948,13 +949,15 @@ func (d *lctDecoder) decodeOp(op *Op) error {
 		op.Loc.Obj, op.Site, op.Type = d.symAt(f[0]), d.symAt(f[1]), d.symAt(f[2])
 	case Read, Write:
 		vk := ValueKind(aux & 7)
-		if aux&^0x3f != 0 || vk > StringValue || (aux&8 != 0 && vk != BoolValue) || (aux&32 != 0 && kind != Read) {
+		if aux&^0x7f != 0 || vk > StringValue || (aux&8 != 0 && vk != BoolValue) || (aux&64 != 0 && kind != Write) {
 			d.fail("bad access flags")
 		}
 		need(0)
 		need(1)
 		op.Loc = Location{Obj: d.symAt(f[0]), Field: d.symAt(f[1]), Static: aux&16 != 0}
-		op.Deref = aux&32 != 0
+		op.Deref = aux&32 != 0 && kind == Read
+		op.Init = aux&32 != 0 && kind == Write
+		op.Update = aux&64 != 0
 		switch vk {
 		case NullValue:
 			op.Val = Null()
@@ -988,10 +991,10 @@ func (d *lctDecoder) decodeOp(op *Op) error {
 		op.Loc = Location{Obj: d.symAt(f[0]), Field: d.symAt(f[1]), Static: aux&1 != 0}
 		op.Loc2 = Location{Obj: d.symAt(f[2]), Field: d.symAt(f[3]), Static: aux&2 != 0}
 	case Branch:
-		if aux&^0xf != 0 {
+		if !branchAux(aux) {
 			d.fail("bad branch flags")
 		}
-		op.Cond, op.Taken = BranchCond(aux>>1&3), aux&8 != 0
+		op.Cond, op.Taken = branchCondOf(aux), aux&8 != 0
 		if op.Cond == 0 {
 			d.fail(`field "cond": invalid branch condition 0`)
 		}

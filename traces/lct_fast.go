@@ -69,7 +69,9 @@ func (d *lctDecoder) fastOp(op *Op) bool {
 			return false
 		}
 		op.Loc = Location{Obj: syms[x], Field: syms[y], Static: aux&16 != 0}
-		op.Deref = aux&32 != 0
+		op.Deref = aux&32 != 0 && kind == Read
+		op.Init = aux&32 != 0 && kind == Write
+		op.Update = aux&64 != 0
 		switch vk {
 		case NullValue:
 			op.Val = Null()
@@ -182,8 +184,8 @@ func (d *lctDecoder) fastOp(op *Op) bool {
 	case Branch:
 		aux := byteAt(b, p)
 		p++
-		op.Cond, op.Taken = BranchCond(aux>>1&3), aux&8 != 0
-		if aux&^0xf != 0 || op.Cond == 0 {
+		op.Cond, op.Taken = branchCondOf(aux), aux&8 != 0
+		if !branchAux(aux) || op.Cond == 0 {
 			return false
 		}
 		if x, p, ok = fastUvarint(b, p); !ok || x-1 >= nsym-1 {
@@ -248,7 +250,28 @@ func fastUvarint(b unsafe.Pointer, p int) (uint64, int, bool) {
 var accessAux = func() (ok [512]bool) {
 	for i := range ok {
 		aux, vk, write := byte(i), ValueKind(i&7), i>>8 == 1
-		ok[i] = aux&^0x3f == 0 && vk <= StringValue && (aux&8 == 0 || vk == BoolValue) && (aux&32 == 0 || !write)
+		ok[i] = aux&^0x7f == 0 && vk <= StringValue && (aux&8 == 0 || vk == BoolValue) && (aux&64 == 0 || write)
 	}
 	return ok
 }()
+
+// A branch's aux byte: bit 0 static, bits 1-2 the condition null, nonnull
+// or eq, bit 3 taken, bit 4 the condition true (bits 1-2 zero).
+func branchCondBits(c BranchCond) byte {
+	if c == CondTrue {
+		return 16
+	}
+	return byte(c) << 1
+}
+
+func branchCondOf(aux byte) BranchCond {
+	if aux&16 != 0 {
+		return CondTrue
+	}
+	return BranchCond(aux >> 1 & 3)
+}
+
+// branchAux reports whether aux is a good aux byte for a branch.
+func branchAux(aux byte) bool {
+	return aux&^0x1f == 0 && (aux&16 == 0 || aux&6 == 0)
+}

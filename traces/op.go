@@ -27,7 +27,7 @@ type Location struct {
 //	call, ret     Name [h]
 //	alloc         Loc.Obj [obj], Site [site], Type [type]
 //	read          Loc [obj|class, field], Val [val], Deref [deref]
-//	write         Loc [obj|class, field], Val [val]
+//	write         Loc [obj|class, field], Val [val], Init [init], Update [update]
 //	relate        Loc [a], Loc2 [b], Via [via]
 //	branch        Loc [obj|class, field], Cond [cond], Taken [taken],
 //	              PC [pc], Target [target]
@@ -66,6 +66,12 @@ type Op struct {
 	Async    bool // send: an asynchronous message (not held by sync barriers)
 	External bool // send: from outside the program
 	Taken    bool // branch: the jump was taken
+	// Init marks a write that declares the location's initial value (a
+	// field's default, a static's or module variable's first value): no
+	// access of the program's, and no change. Update marks a write of a
+	// value computed from the task's last read of the location (count++,
+	// list.push(x)): an update in place.
+	Init, Update bool
 
 	Time       int64 // send: the delay (Delayed) or the absolute time (AtTime), in ms
 	PC, Target int64 // branch: the address of the test and of its jump target

@@ -181,13 +181,13 @@ func (g *randOps) op(op *Op, ts *float64) {
 		op.Site, op.Type = g.text(), g.text()
 	case Read, Write:
 		op.Loc, op.Val = g.loc(), g.value()
-		op.Deref = g.bool()
+		op.Deref, op.Init, op.Update = g.bool(), g.bool(), g.bool() // each only where the kind has it
 	case Relate:
 		op.Loc, op.Loc2 = g.loc(), g.loc()
 		op.Via = RelateVia(g.rng.IntN(2) + 1)
 	case Branch:
 		op.Loc = g.loc()
-		op.Cond = BranchCond(g.rng.IntN(3) + 1)
+		op.Cond = BranchCond(g.rng.IntN(4) + 1)
 		op.Taken = g.bool()
 		op.PC, op.Target = g.int(), g.int()
 	}

@@ -174,7 +174,7 @@ func TestLCTBlocks(t *testing.T) {
 	// Big strings push blocks over their size target too.
 	big := syms.Intern(string(bytes.Repeat([]byte("y"), 1<<20)))
 	for i := 0; i < len(ops); i += 20000 {
-		ops[i] = Op{Kind: Error, Task: ops[i].Task, Name: big}
+		ops[i] = Op{Kind: Error, Task: syms.Intern("T"), Name: big}
 	}
 	data := encode(t, LCT, &h, ops, syms)
 	want := canonical(&h, nil, syms)

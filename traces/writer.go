@@ -122,5 +122,10 @@ func (e *jsonlEncoder) close() error { return e.bw.Flush() }
 // AppendCanonical appends the canonical text line of op (with its newline).
 func AppendCanonical(b []byte, op *Op, syms *Symbols) []byte { return appendOp(b, op, syms) }
 
-// AppendCanonicalHeader appends the canonical text line of h.
-func AppendCanonicalHeader(b []byte, h *Header) []byte { return appendHeader(b, h) }
+// AppendCanonicalHeader appends the canonical text line of h, which
+// writers write: of the newest version, Version.
+func AppendCanonicalHeader(b []byte, h *Header) []byte {
+	c := *h
+	c.Version = Version
+	return appendHeader(b, &c)
+}

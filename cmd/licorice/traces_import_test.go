@@ -34,7 +34,7 @@ func TestTracesImport(t *testing.T) {
 
 	// Without -o: JSON Lines on standard output, the app from --app.
 	stdout, stderr, code = runCLI(t, nil, "traces", "import", "--from", "droidracer", "-q", "--app", "remindme", remindMe)
-	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, `{"licorice_trace":1,"platform":"android","app":"remindme","source":"droidracer"}`+"\n") {
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, `{"licorice_trace":2,"platform":"android","app":"remindme","source":"droidracer"}`+"\n") {
 		t.Errorf("exit %d, stderr %q, stdout starts %.100q", code, stderr, stdout)
 	}
 }

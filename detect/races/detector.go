@@ -253,7 +253,9 @@ func (d *Detector) Step(op *traces.Op, line int) error {
 	d.ops++
 	switch op.Kind {
 	case traces.Read, traces.Write:
-		d.access(op)
+		if !op.Init { // a declared initial value is no access
+			d.access(op)
+		}
 	case traces.Call:
 		t := d.task(op.Task)
 		d.frames++

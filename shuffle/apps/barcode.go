@@ -80,7 +80,7 @@ func (a *captureActivity) OnCreate() {
 
 func (a *captureActivity) OnResume() {
 	a.cameraManager.Set(shuffle.New(a, &cameraManager{}))
-	if a.hasSurface.Get() {
+	if a.hasSurface.Test() {
 		a.initCamera()
 	} else {
 		// surfaceHolder.addCallback(this): the window system answers
@@ -108,7 +108,7 @@ func (a *captureActivity) OnDestroy() {
 
 // surfaceCreated opens the camera on the new preview surface.
 func (a *captureActivity) surfaceCreated() {
-	if !a.hasSurface.Get() {
+	if !a.hasSurface.Test() {
 		a.hasSurface.Set(true)
 		a.initCamera()
 	}
@@ -125,7 +125,7 @@ func (a *captureActivity) onTorchClicked() {
 }
 
 func (a *captureActivity) autoFocus() {
-	if a.torch.Get() {
+	if a.torch.Test() {
 		a.framesDecoded.Get()
 	}
 	a.autofocus = a.Runtime().Main().PostDelayed(a.autoFocus, 1500*time.Millisecond)

@@ -133,7 +133,7 @@ func (v *terminalView) performTraversals() {
 // onLayout resizes the terminal to the view (Fig. 3.5).
 func (v *terminalView) onLayout() {
 	m := v.activity.manager.Use()
-	if m.resizeAllowed.Get() {
+	if m.resizeAllowed.Test() {
 		m.columns.Set(v.width.Get() / 10)
 		m.rows.Set(v.height.Get() / 20)
 		if m.columns.Less(&m.rows) {

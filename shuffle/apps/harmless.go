@@ -115,7 +115,7 @@ func (a *lookupActivity) loadIndex() {
 
 func (a *lookupActivity) onProgress() {
 	n := a.loaded.Add(1)
-	if a.visible.Get() {
+	if a.visible.Test() {
 		a.results.Set(n)
 	}
 }

@@ -41,11 +41,36 @@ variable this.items
 
 ppt Buffer.check:::POINT
 ppt-type point
+variable this.capacity
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+variable this.limit
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 1
+variable this.mark
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 2
 variable this.name
   var-kind variable
   dec-type java.lang.String
   rep-type java.lang.String
+  comparability 3
+variable this.size
+  var-kind variable
+  dec-type int
+  rep-type int
   comparability 1
+variable this_0_
+  var-kind variable
+  dec-type int
+  rep-type int
+  comparability 2
 
 ppt Buffer.put:::POINT
 ppt-type point
