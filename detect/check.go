@@ -27,8 +27,9 @@ type finding struct {
 // condition last). units are the trace's units, by number.
 //
 // dependent(later, earlier, except) reports whether later's event depends
-// on what earlier's wrote (see replay and tracker.dependent).
-func check(cs *conds, units []unit, stats *TraceStats, dependent func(later, earlier *touch, except []traces.Location) bool) []finding {
+// on what earlier's wrote (see replay and tracker.dependent); holds
+// evaluates a condition on values.
+func check(cs *conds, units []unit, stats *TraceStats, dependent func(later, earlier *touch, except []traces.Location) bool, holds func(c *cond, vals []traces.Value) bool) []finding {
 	var out []finding
 	for id, c := range cs.list {
 		// A REQ whose event never began in the second pass has no time
@@ -36,7 +37,7 @@ func check(cs *conds, units []unit, stats *TraceStats, dependent func(later, ear
 		c.touches = slices.DeleteFunc(c.touches, func(t touch) bool { return t.unit < 0 })
 		slices.SortStableFunc(c.touches, func(x, y touch) int { return cmp.Compare(x.pos, y.pos) })
 		classify(c, stats)
-		out = replay(out, int32(id), c, dependent, stats)
+		out = replay(out, int32(id), c, dependent, holds, stats)
 		out = midPairs(out, int32(id), c, units, stats)
 	}
 	return out
@@ -223,14 +224,31 @@ type reqAt struct {
 // earlier ones of the same condition only (if it happens before a KILL,
 // so do they), not for those of another handler.
 //
+// A relative GEN or KILL (an update in place, count++) is judged by its
+// change, not by the value it wrote: had it run on the other side of a
+// REQ, the REQ would have read its values with the change applied (a
+// KILL) or undone (a GEN). It pairs with the REQ only if the condition is
+// false on those values: two increments of a bounded counter commute, an
+// increment past a bound that a reader needs does not. A relative touch
+// whose change is not a number at each location it changed (an append)
+// pairs with nothing. Relative touches are no M_c and form no GEN-KILL
+// pairs; the last relative GEN since M_c is kept for GEN-REQ pairs.
+//
 // A REQ-KILL pair whose KILL's event depends on what the REQ's event
 // wrote (dependent: it, or one of its causes, read it) is left out and
 // counted in stats.ReadReq; as the last REQ of its chain, that REQ stands
 // for the earlier ones (the KILL cannot run before them without running
 // before it). A GEN-REQ pair likewise (stats.ReadGen), except for the
 // REQ's own reads of the condition's data.
-func replay(out []finding, id int32, c *cond, dependent func(later, earlier *touch, except []traces.Location) bool, stats *TraceStats) []finding {
-	m, lastKill, lastMid := int32(-1), int32(-1), int32(-1)
+func replay(out []finding, id int32, c *cond, dependent func(later, earlier *touch, except []traces.Location) bool,
+	holds func(c *cond, vals []traces.Value) bool, stats *TraceStats) []finding {
+	m, lastKill, lastMid, relGen := int32(-1), int32(-1), int32(-1), int32(-1)
+	// commutes reports whether REQ r still holds with relative touch x's
+	// change applied (sign 1) or undone (-1).
+	commutes := func(r, x *touch, sign int64) bool {
+		vals, ok := shifted(len(c.locs), x, r.vals, sign)
+		return !ok || holds(c, vals)
+	}
 	var last []reqAt
 	ordered := func(a, b int32) bool { // touch a is of b's event or happens before b
 		ta, tb := &c.touches[a], &c.touches[b]
@@ -254,6 +272,12 @@ func replay(out []finding, id int32, c *cond, dependent func(later, earlier *tou
 					break
 				}
 				out = append(out, finding{kind: GenReq, cond: id, a: m, b: e})
+			case relGen >= 0 && !ordered(relGen, e) && !commutes(t, &c.touches[relGen], -1):
+				if dependent(t, &c.touches[relGen], c.locs) {
+					stats.ReadGen++
+					break
+				}
+				out = append(out, finding{kind: GenReq, cond: id, a: relGen, b: e})
 			}
 			ch := t.to.Chain()
 			j := slices.IndexFunc(last, func(r reqAt) bool { return r.chain == ch && r.spec == t.spec })
@@ -264,7 +288,16 @@ func replay(out []finding, id int32, c *cond, dependent func(later, earlier *tou
 			}
 		case kill:
 			lastKill = e
-			if t.minor || t.relative {
+			if t.minor {
+				continue
+			}
+			if t.relative {
+				for _, r := range last {
+					tr := &c.touches[r.touch]
+					if !ordered(r.touch, e) && !commutes(tr, t, 1) && !dependent(t, tr, nil) {
+						out = append(out, finding{kind: ReqKill, cond: id, a: r.touch, b: e})
+					}
+				}
 				continue
 			}
 			for _, r := range last {
@@ -279,18 +312,46 @@ func replay(out []finding, id int32, c *cond, dependent func(later, earlier *tou
 			if m >= 0 && c.touches[m].role == gen && !ordered(m, e) {
 				out = append(out, finding{kind: GenKill, cond: id, a: m, b: e})
 			}
-			m = e
+			m, relGen = e, -1
 		case midKill:
 			lastMid = e
 		case gen:
-			if t.minor || t.relative {
+			if t.minor {
+				continue
+			}
+			if t.relative {
+				relGen = e
 				continue
 			}
 			if m >= 0 && c.touches[m].role == kill && !ordered(m, e) {
 				out = append(out, finding{kind: GenKill, cond: id, a: m, b: e})
 			}
-			m = e
+			m, relGen = e, -1
 		}
 	}
 	return out
+}
+
+// shifted returns a REQ's values vals (of a condition over n locations)
+// with the change of relative touch x applied (sign 1) or undone (sign
+// -1) at each location x changed; ok is false if a change or a value
+// there is not a number.
+func shifted(n int, x *touch, vals []traces.Value, sign int64) (out []traces.Value, ok bool) {
+	out = slices.Clone(vals)
+	for i := range n {
+		b, a := x.vals[i], x.vals[n+i]
+		if a == b {
+			continue
+		}
+		v := vals[i]
+		if !a.IsNumber() || !b.IsNumber() || !v.IsNumber() {
+			return nil, false
+		}
+		if a.Kind() == traces.IntValue && b.Kind() == traces.IntValue && v.Kind() == traces.IntValue {
+			out[i] = traces.Int(v.Int() + sign*(a.Int()-b.Int()))
+		} else {
+			out[i] = traces.Float(v.Float() + float64(sign)*(a.Float()-b.Float()))
+		}
+	}
+	return out, true
 }

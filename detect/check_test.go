@@ -313,14 +313,42 @@ func TestChecks(t *testing.T) {
 		},
 		{
 			// A KILL that decrements n in place (it read n where it writes
-			// it): its effect is a change, which commutes with the REQ's
-			// read as far as learning knows; no pair.
-			name: "REQ-KILL: the KILL updates the datum in place",
+			// it): its effect is a change, -1. Had it run first, E1 would
+			// have read 0: a decrement past the bound the REQ needs.
+			name: "REQ-KILL: the KILL updates the datum in place, past the bound",
 			trace: func() *script {
 				s := newScript().write("main", "n", "1").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
 				return s.run("E1", onUpdate, rd("n", "1")).run("E2", onPause, inPlace("n", "1", "0"))
 			},
 			spec: []specCond{lowerN(onUpdate)},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
+			// Two decrements: E3, after E1, takes n from 2 to 1, and E2,
+			// unordered with E1, from 1 to 0. Had E2 run before E1, E1
+			// would have read 2 - 1 = 1: the decrements commute with E1's
+			// need, whichever of them runs first.
+			name: "REQ-KILL: the KILL updates in place, and the REQ still holds",
+			trace: func() *script {
+				s := newScript().write("main", "n", "2").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				s.run("E1", onUpdate, rd("n", "2"), postE("E3")).run("E3", "Act.onTick", inPlace("n", "2", "1"))
+				return s.run("E2", onPause, inPlace("n", "1", "0"))
+			},
+			spec: []specCond{lowerN(onUpdate)},
+		},
+		{
+			// The same with update: true and no src (the shuffle runtime
+			// without sources).
+			name: "REQ-KILL: a write marked update, past the bound",
+			trace: func() *script {
+				s := newScript().write("main", "n", "1").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onUpdate, rd("n", "1")).run("E2", onPause, func(s *script, e string) {
+					s.op(e, "read", `"obj":"o1","field":"n","val":1`)
+					s.op(e, "write", `"obj":"o1","field":"n","val":0,"update":true`)
+				})
+			},
+			spec: []specCond{lowerN(onUpdate)},
+			want: []string{"REQ-KILL E1 E2"},
 		},
 		{
 			// The same write, but from another place than the read: an
@@ -337,13 +365,37 @@ func TestChecks(t *testing.T) {
 			want: []string{"REQ-KILL E1 E2"},
 		},
 		{
-			// An increment in place generates n >= 1: no GEN-REQ either.
+			// An increment in place generates n >= 1; had E2 run first,
+			// it would have read 1 - 1 = 0.
 			name: "GEN-REQ: the GEN updates the datum in place",
 			trace: func() *script {
 				s := newScript().write("main", "n", "0").worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
 				return s.run("E1", onResume, inPlace("n", "0", "1")).run("E2", onUpdate, rd("n", "1"))
 			},
 			spec: []specCond{lowerN(onUpdate)},
+			want: []string{"GEN-REQ E1 E2"},
+		},
+		{
+			// Two increments of a counter: E1 (0 -> 1) and E3 (1 -> 2),
+			// which posts E2. E2 reads 2; had it run before E1, it would
+			// have read 2 - 1 = 1, and n >= 1 still holds: the
+			// increments commute with E2's need.
+			name: "GEN-REQ: two increments in place, the REQ needs one",
+			trace: func() *script {
+				s := newScript().write("main", "n", "0").worker("T1").worker("T2").post("T1", "E1").post("T2", "E3")
+				s.run("E1", onResume, inPlace("n", "0", "1")).run("E3", "Act.onTick", inPlace("n", "1", "2"), postE("E2"))
+				return s.run("E2", onUpdate, rd("n", "2"))
+			},
+			spec: []specCond{lowerN(onUpdate)},
+		},
+		{
+			// An append (a change that is no number) pairs with nothing.
+			name: "GEN-REQ: an update in place that is no number",
+			trace: func() *script {
+				s := newScript().write("main", "n", `""`).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				return s.run("E1", onResume, inPlace("n", `""`, `"a"`)).run("E2", onUpdate, rd("n", `"a"`))
+			},
+			spec: []specCond{{handler: onUpdate, template: "const", vars: []string{"this.n"}, consts: map[string]any{"a": "a"}}},
 		},
 		{
 			// R_c keeps the last REQ of each chain: E1's chain is ordered

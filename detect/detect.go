@@ -128,7 +128,8 @@ type TraceStats struct {
 	Findings int `json:"findings"`
 	Allowed  int `json:"allowed"`
 	// Relative counts the GENs and KILLs that updated the condition's data
-	// in place (count++): they take part in no pair (see the package doc).
+	// in place (count++): they are judged by their change (see the
+	// package doc).
 	Relative int `json:"relative"`
 	// Falsified counts the precondition violations of a correct run (one
 	// without an error op), left out: the run went on correctly with the
@@ -458,7 +459,7 @@ func passes(ctx context.Context, sp *learn.Spec, src source, window time.Duratio
 		return nil, fmt.Errorf("detect: %w", err)
 	}
 	a.tk.finish()
-	a.findings = check(a.conds, a.tk.units, st, a.tk.dependent)
+	a.findings = check(a.conds, a.tk.units, st, a.tk.dependent, a.tk.holds)
 	return a, nil
 }
 

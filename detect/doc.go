@@ -123,15 +123,22 @@
 //     does not happen before it.
 //
 // A GEN or KILL all of whose writes to the condition's data update in
-// place a value the event read there — the write has the src of the
-// event's last read of that datum, as the Node.js recorder records
-// `count++` and `n -= 1` — is *relative* (TraceStats.Relative): its
-// effect is a change, not the value it wrote, and had it run at another
-// time it would have written another value. It takes part in no pair
-// (like a minor one), though a REQ that found the condition false after
-// it is still a violation blamed on it. Counters of pending work
-// (rimraf's n, glob's _processing) are the example: two decrements
-// commute, whatever value each wrote in this run.
+// place a value the event read there — the write is marked update, or
+// has the src of the event's last read of that datum, as the Node.js
+// recorder records `count++` and `n -= 1` — is *relative*
+// (TraceStats.Relative): its effect is a change, not the value it wrote,
+// and had it run at another time it would have written another value. It
+// is judged by that change: had it run on the other side of a REQ, the
+// REQ would have read its values with the change applied (a KILL that
+// ran first) or undone (a GEN that ran after), and the pair is reported
+// only if the condition is false on those values. Counters of pending
+// work (rimraf's n, glob's _processing) are the example: two decrements
+// commute with a reader that needs n >= 0 as long as the reader read
+// enough, whatever value each wrote in this run; a decrement past the
+// bound the reader needs does not. A change that is not a number at each
+// location (an append) pairs with nothing; relative touches are no M_c
+// and form no GEN-KILL pairs, though a REQ that found the condition false
+// after one is still a violation blamed on it.
 //
 // A pair whose later event read what the earlier one wrote is left out
 // when that read, not the condition, decides the later event's part:

@@ -135,7 +135,7 @@ func (p *printer) summary(res *Result) {
 	p.line("%s realized: %d REQ, %d GEN (%d minor), %d KILL (%d minor)%s",
 		plural(t.Conditions, "condition"), t.Reqs, t.Gens, t.MinorGens, t.Kills, t.MinorKills, mid)
 	if t.Relative > 0 {
-		p.line("%d GEN or KILL updated the data in place (count++), paired with nothing", t.Relative)
+		p.line("%d GEN or KILL updated the data in place (count++), judged by the change", t.Relative)
 	}
 	if t.ReadReq > 0 {
 		p.line("%s left out: the KILL read what the REQ wrote", plural(t.ReadReq, "REQ-KILL pair"))
