@@ -83,11 +83,12 @@ func distinctChance(d, goal int) float64 {
 }
 
 // unary proposes the conditions on one datum. A datum the handler tested
-// in every sample (a guard: a null test, or a test of its truth) gets
-// none: the code has a path for each outcome, so whatever value training
-// saw is no precondition (ConnectBot's onLayout tests resizeAllowed).
+// as a condition in every sample (a guard) gets none: the code has a path
+// for each outcome, so whatever value training saw is no precondition
+// (ConnectBot's onLayout tests resizeAllowed). One tested for null every
+// time gets neither null nor non-null (summaryConditions).
 func (l *Learner) unary(name string, vs *VarState, keep func(*Condition)) {
-	if vs.N > 0 && vs.Guard == vs.N {
+	if vs.N > 0 && vs.Tested == vs.N {
 		return
 	}
 	cond := func(b builtin) *Condition {

@@ -17,7 +17,8 @@ type Var struct {
 	Val     Value
 	Group   int32
 	Deref   bool
-	Guarded bool
+	Guarded bool // tested for null
+	Tested  bool // tested as a condition (a guard)
 }
 
 // VarState is what a learner keeps about one datum.
@@ -224,7 +225,7 @@ func (l *Learner) Add(vars []Var) {
 			vs = &VarState{}
 			l.vars[v.Name] = vs
 		}
-		vs.add(v.Val, v.Deref, v.Guarded)
+		vs.add(v.Val, v.Deref, v.Guarded, v.Tested)
 		for _, t := range l.cat.unary {
 			if _, ok := t.user.opType(v.Val, Value{}, 1); ok {
 				userState(&vs.User, t.Name).add(t.user, v.Val, Value{})

@@ -48,8 +48,9 @@ func TestBuiltinTemplates(t *testing.T) {
 		{"null/guarded", repeat(30, func(int) []Var { return []Var{{Name: "p", Val: NullValue(), Guarded: true}} }), "", "p == null"},
 		// A guard tested in every sample (ConnectBot's resizeAllowed) has
 		// no condition of its own value; tested in some, it has.
-		{"const/guarded", repeat(30, func(int) []Var { return []Var{{Name: "b", Val: BoolValue(true), Guarded: true}} }), "", "b == true"},
-		{"const/sometimes-guarded", append(repeat(30, one("b", cycle(true))), []Var{{Name: "b", Val: BoolValue(true), Guarded: true}}), "b == true", ""},
+		{"const/tested", repeat(30, func(int) []Var { return []Var{{Name: "b", Val: BoolValue(true), Tested: true}} }), "", "b == true"},
+		{"const/sometimes-tested", append(repeat(30, one("b", cycle(true))), []Var{{Name: "b", Val: BoolValue(true), Tested: true}}), "b == true", ""},
+		{"const/null-tested", repeat(30, func(int) []Var { return []Var{{Name: "b", Val: BoolValue(true), Guarded: true}} }), "b == true", ""},
 		{"nonnull/string", repeat(12, one("s", func(i int) any { return fmt.Sprint("v", i) })), "s != null", ""},
 		// const: (1/2)^n from n = 7.
 		{"const/int", repeat(7, one("x", cycle(42))), "x == 42", ""},

@@ -33,8 +33,9 @@ type Binding struct {
 	Group int32
 	Deref bool // the invocation dereferenced the value it read
 	// Guarded marks a pointer the invocation tested for null (a branch op
-	// with cond null or nonnull after reading it live-in).
-	Guarded bool
+	// with cond null or nonnull after reading it live-in), Tested a datum
+	// it tested as a condition (cond true: a guard).
+	Guarded, Tested bool
 	// Extra marks a field the event did not access, of an object it read
 	// live-in, in the same abstract type as a field it read (thesis §5.3.3).
 	Extra bool
@@ -54,7 +55,8 @@ type Binding struct {
 //   - An invocation's data are the live-in reads made during its extent,
 //     nested calls included; the first read gives the value. A read is
 //     dereferenced if any live-in read of it was (deref), guarded if the
-//     invocation tested it (branch null, nonnull or true) after reading it. A datum the
+//     invocation tested it for null (branch null or nonnull) after reading
+//     it, tested if it tested it as a condition (branch true: a guard). A datum the
 //     scope wrote before is not live-in, even if an earlier handler of the
 //     same event read it.
 //   - Names: statics are Class.field. An object is named by its allocation
@@ -145,6 +147,7 @@ type read struct {
 	val     traces.Value
 	deref   bool
 	guarded bool
+	tested  bool
 }
 
 // NewSampler returns a sampler for a trace whose Syms come from syms.
@@ -228,7 +231,11 @@ func (s *Sampler) Step(op *traces.Op) *Invocation {
 		if sc := s.scopes[op.Task]; sc != nil && len(sc.frames) > 0 {
 			f := sc.frames[len(sc.frames)-1]
 			if i, ok := f.index[op.Loc]; ok {
-				f.reads[i].guarded = true
+				if op.Cond == traces.CondTrue {
+					f.reads[i].tested = true
+				} else {
+					f.reads[i].guarded = true
+				}
 			}
 		}
 	}
@@ -288,6 +295,7 @@ func (f *frame) addRead(r read) {
 	if i, ok := f.index[r.loc]; ok {
 		f.reads[i].deref = f.reads[i].deref || r.deref
 		f.reads[i].guarded = f.reads[i].guarded || r.guarded
+		f.reads[i].tested = f.reads[i].tested || r.tested
 		return
 	}
 	f.index[r.loc] = int32(len(f.reads))
@@ -334,7 +342,7 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 		}
 		g := s.group(r.loc)
 		inv.Bindings = append(inv.Bindings, Binding{
-			Name: s.nameOf(r.loc, this), Loc: r.loc, Val: r.val, Group: g, Deref: r.deref, Guarded: r.guarded,
+			Name: s.nameOf(r.loc, this), Loc: r.loc, Val: r.val, Group: g, Deref: r.deref, Guarded: r.guarded, Tested: r.tested,
 		})
 		o := owner{r.loc.Obj, r.loc.Static}
 		gs, seen := s.ogroup[o]

@@ -64,7 +64,7 @@ func describeWith(t *testing.T, path string, want func(handler, field traces.Sym
 			for _, f := range []struct {
 				on   bool
 				name string
-			}{{bd.Deref, "deref"}, {bd.Guarded, "guarded"}, {bd.Extra, "extra"}} {
+			}{{bd.Deref, "deref"}, {bd.Guarded, "guarded"}, {bd.Tested, "tested"}, {bd.Extra, "extra"}} {
 				if f.on {
 					b.WriteString(" " + f.name)
 				}
@@ -112,8 +112,8 @@ func valueText(v traces.Value, syms *traces.Symbols) string {
 //     field of b1; limit is not, the event wrote it), element [0] and mark
 //     (not [1]: elements are separate data);
 //     name is another type; the same field of two objects of a site shares
-//     a type; a null test and a guard (cond true) mark a read guarded,
-//     a pointer comparison (eq) does not.
+//     a type; a null test marks a read guarded, a guard (cond true)
+//     tested, a pointer comparison (eq) neither.
 func TestSampler(t *testing.T) {
 	files, err := filepath.Glob("testdata/sampler/*.jsonl")
 	if err != nil || len(files) == 0 {
