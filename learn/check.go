@@ -24,8 +24,8 @@ type Verdict struct {
 // CheckResult is the outcome of checking a spec against traces.
 type CheckResult struct {
 	Verdicts []Verdict // one per enabled condition, in spec order
-	Traces   int       // correct traces checked
-	Skipped  []Skip    // traces with an error op, not checked
+	Traces   int       // traces checked, whole or up to an error
+	Cut      []Cut     // the traces checked only up to their error op
 }
 
 // Falsified returns the verdicts of the conditions some trace falsified.
@@ -52,7 +52,8 @@ type CheckOptions struct {
 // condition is evaluated on the values its data had when the event began,
 // as detection will, and counted as checked, and as failed if false. A
 // condition that held-back correct runs falsify is a false precondition
-// (thesis §5.6.2). Traces with an error op are skipped, as in learning.
+// (thesis §5.6.2). A trace with an error op is checked up to it, as in
+// learning.
 func Check(ctx context.Context, sp *Spec, paths []string, opts CheckOptions) (*CheckResult, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("check: no traces")
@@ -63,7 +64,7 @@ func Check(ctx context.Context, sp *Spec, paths []string, opts CheckOptions) (*C
 		index[c] = i
 	}
 	type outcome struct {
-		skip    *Skip
+		cut     *Cut
 		checked []int64
 		failed  []int64
 		first   []int // line of the first failure, per condition
@@ -73,7 +74,7 @@ func Check(ctx context.Context, sp *Spec, paths []string, opts CheckOptions) (*C
 		o := &outs[i]
 		o.checked, o.failed, o.first = make([]int64, len(conds)), make([]int64, len(conds)), make([]int, len(conds))
 		var err error
-		o.skip, err = checkTrace(ctx, sp, index, paths[i], opts.Stdin, o.checked, o.failed, o.first)
+		o.cut, err = checkTrace(ctx, sp, index, paths[i], opts.Stdin, o.checked, o.failed, o.first)
 		return err
 	})
 	if err != nil {
@@ -84,9 +85,8 @@ func Check(ctx context.Context, sp *Spec, paths []string, opts CheckOptions) (*C
 		res.Verdicts[i].Cond = c
 	}
 	for t, o := range outs {
-		if o.skip != nil {
-			res.Skipped = append(res.Skipped, *o.skip)
-			continue
+		if o.cut != nil {
+			res.Cut = append(res.Cut, *o.cut)
 		}
 		res.Traces++
 		for i := range conds {
@@ -101,7 +101,7 @@ func Check(ctx context.Context, sp *Spec, paths []string, opts CheckOptions) (*C
 	return res, nil
 }
 
-func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path string, stdin io.Reader, checked, failed []int64, first []int) (*Skip, error) {
+func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path string, stdin io.Reader, checked, failed []int64, first []int) (*Cut, error) {
 	r, err := traces.Open(path, traces.WithStdin(stdin))
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
@@ -110,7 +110,7 @@ func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path st
 	syms := r.Symbols()
 	s, rz := NewSampler(syms), NewRealizer(sp, syms)
 	var realized []Realized
-	skip, err := readCorrect(ctx, r, r.Name(), func(op *traces.Op) {
+	cut, err := readCorrect(ctx, r, r.Name(), func(op *traces.Op) {
 		inv := s.Step(op)
 		if inv == nil {
 			return
@@ -134,5 +134,5 @@ func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path st
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
-	return skip, nil
+	return cut, nil
 }

@@ -53,9 +53,9 @@ func (o Options) params() Params {
 // Result is what a learning run produced.
 type Result struct {
 	Spec    *Spec
-	Traces  int    // traces learned from
-	Skipped []Skip // traces that are not correct executions
-	Samples int64  // handler invocations learned from
+	Traces  int   // traces learned from, whole or up to an error
+	Cut     []Cut // the traces learned from only up to their error op
+	Samples int64 // handler invocations learned from
 	// Kept holds, per trace learned from (in input order), its samples,
 	// when Options.KeepSamples is set.
 	Kept []TraceSamples
@@ -71,27 +71,30 @@ type Unpaired struct {
 	Samples, Handled int64 // those samples, and all of the handler's
 }
 
-// Skip is a training trace left out because it has an error op.
-type Skip struct {
+// Cut is a training trace with an error op, learned from up to it.
+type Cut struct {
 	Path string
 	Line int    // the line of the error op
 	Msg  string // its message
 }
 
-// readCorrect streams r, the trace at path, to visit, unless it is not a
-// correct execution: at its first error op it stops and returns a Skip.
-func readCorrect(ctx context.Context, r *traces.Reader, path string, visit func(op *traces.Op)) (*Skip, error) {
-	var skip *Skip
+// readCorrect streams r, the trace at path, to visit up to its first
+// error op, where it stops and returns a Cut: what ran before the error
+// is a correct execution as far as it goes (the run, stopped there, would
+// have been correct), and an invocation still running at the error (the
+// failing one) returns after it, so it gives no sample.
+func readCorrect(ctx context.Context, r *traces.Reader, path string, visit func(op *traces.Op)) (*Cut, error) {
+	var cut *Cut
 	err := traces.Each(ctx, r, func(op *traces.Op) error {
 		if op.Kind == traces.Error {
-			skip = &Skip{Path: path, Line: r.Line(), Msg: r.Symbols().String(op.Name)}
+			cut = &Cut{Path: path, Line: r.Line(), Msg: r.Symbols().String(op.Name)}
 			return errIncorrect
 		}
 		visit(op)
 		return nil
 	})
-	if skip != nil {
-		return skip, nil
+	if cut != nil {
+		return cut, nil
 	}
 	return nil, err
 }
@@ -112,8 +115,8 @@ type Sample struct {
 }
 
 // Learn learns a spec from training traces, reading several at once. A
-// trace with an error op is not a correct execution: it is skipped, and
-// the result says so. An invalid trace (or one that cannot be read) stops
+// trace with an error op is not a correct execution: it is learned from
+// up to the error (readCorrect), and the result lists it as cut. An invalid trace (or one that cannot be read) stops
 // the run with its error.
 func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	if len(paths) == 0 {
@@ -154,23 +157,17 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		}
 	}
 	slices.SortFunc(res.Unpaired, func(a, b Unpaired) int { return strings.Compare(a.Handler, b.Handler) })
-	for _, o := range outcomes {
-		switch {
-		case o.skip != nil:
-			res.Skipped = append(res.Skipped, *o.skip)
-		default:
-			res.Traces++
-			res.Samples += o.samples
-			if opts.KeepSamples {
-				res.Kept = append(res.Kept, TraceSamples{Path: o.name, Samples: o.kept})
-			}
-		}
-	}
 	var apps, inputs []string
 	for _, o := range outcomes {
-		if o.skip == nil {
-			apps, inputs = append(apps, o.app), append(inputs, o.id)
+		if o.cut != nil {
+			res.Cut = append(res.Cut, *o.cut)
 		}
+		res.Traces++
+		res.Samples += o.samples
+		if opts.KeepSamples {
+			res.Kept = append(res.Kept, TraceSamples{Path: o.name, Samples: o.kept})
+		}
+		apps, inputs = append(apps, o.app), append(inputs, o.id)
 	}
 	res.Spec = newSpec(opts.Catalog, opts.params(), res.Traces, sortedSet(apps), sortedSet(inputs), all)
 	return res, nil
@@ -183,7 +180,7 @@ type handlerState struct {
 
 type traceOutcome struct {
 	err     error
-	skip    *Skip
+	cut     *Cut // learned from up to an error op
 	samples int64
 	kept    []Sample
 	app, id string // the trace's "platform/app" and identity (Spec.Inputs)
@@ -246,7 +243,7 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 	defer r.Close()
 	s := NewSampler(w.syms)
 	local := make(map[traces.Sym]*invariants.Learner)
-	skip, err := readCorrect(ctx, r, path, func(op *traces.Op) {
+	cut, err := readCorrect(ctx, r, path, func(op *traces.Op) {
 		inv := s.Step(op)
 		if inv == nil {
 			return
@@ -269,13 +266,13 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 			out.kept = append(out.kept, Sample{Handler: w.syms.String(inv.Handler), Vars: append([]invariants.Var(nil), w.vars...)})
 		}
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
-	case skip != nil:
-		return traceOutcome{skip: skip}
 	}
-	// A correct execution: its samples count.
+	// A correct execution, up to its error if it has one: its samples
+	// count.
+	out.cut = cut
+	r.Close() // a decoder that reads ahead stops before the rest is hashed
 	hd := r.Header()
 	out.app = hd.App
 	if hd.Platform != "" {

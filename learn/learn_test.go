@@ -215,24 +215,29 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-func TestSkipsTracesWithErrors(t *testing.T) {
+// TestCutsTracesAtErrors: a trace with an error op is learned from up to
+// it. errored.jsonl has one tick that returned (n = 4) before the one that
+// failed (n = 99), which returns after the error and gives no sample.
+func TestCutsTracesAtErrors(t *testing.T) {
 	res, err := Learn(context.Background(), []string{"testdata/traces/box.jsonl", "testdata/traces/errored.jsonl"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Traces != 1 || len(res.Skipped) != 1 {
-		t.Fatalf("traces %d, skipped %v", res.Traces, res.Skipped)
+	if res.Traces != 2 || len(res.Cut) != 1 {
+		t.Fatalf("traces %d, cut %v", res.Traces, res.Cut)
 	}
-	if s := res.Skipped[0]; s.Path != "testdata/traces/errored.jsonl" || s.Line != 10 || s.Msg != "AssertionError: n too large" {
-		t.Errorf("skip: %+v", s)
+	if c := res.Cut[0]; c.Path != "testdata/traces/errored.jsonl" || c.Line != 17 || c.Msg != "AssertionError: n too large" {
+		t.Errorf("cut: %+v", c)
 	}
-	// The errored trace's n = 99 must not have been learned.
 	h := res.Spec.Handler("Box.tick")
-	if h.Samples != 40 || h.Traces != 1 {
-		t.Errorf("Box.tick: %d samples, %d traces", h.Samples, h.Traces)
+	if h.Samples != 41 || h.Traces != 2 {
+		t.Errorf("Box.tick: %d samples, %d traces, want 41 and 2", h.Samples, h.Traces)
 	}
 	if max := h.State.Vars["this.n"].Max; max != invariants.IntValue(5) {
-		t.Errorf("Box.tick: this.n up to %v, want 5", max)
+		t.Errorf("Box.tick: this.n up to %v, want 5: the failing tick's 99 was learned", max)
+	}
+	if len(res.Spec.Inputs) != 2 {
+		t.Errorf("inputs %v, want both traces", res.Spec.Inputs)
 	}
 }
 

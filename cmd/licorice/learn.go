@@ -33,8 +33,10 @@ conditions it relies on: the atomic conditions over the shared data it reads
 live-in that held in every invocation and are unlikely to have held by chance
 (thesis §5.3). A directory stands for the traces in it.
 
-A trace with an error op is not a correct execution: it is skipped, and the
-summary lists it. An invalid trace stops the run with its file and line.
+A trace with an error op is not a correct execution: it is learned from up
+to the error (what ran before it is a correct execution as far as it goes;
+the invocation that failed gives no sample), and the summary lists it. An
+invalid trace stops the run with its file and line.
 
 The spec (JSON) lists per handler its conditions, each with its support (the
 samples it was checked on) and its confidence (1 minus the chance that it
@@ -49,7 +51,7 @@ Example:
   licorice learn train/ -o mytracks.spec.json
   licorice spec show mytracks.spec.json
 
-The summary says how many traces were used and skipped, how many handlers
+The summary says how many traces were used and cut at an error, how many handlers
 and samples there were, and how many conditions of each kind were learned.`,
 		Args: argsFor(1, -1, "the training traces (files or directories)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -132,8 +134,8 @@ and samples there were, and how many conditions of each kind were learned.`,
 
 // printLearnSummary says what was learned from what.
 func printLearnSummary(w io.Writer, res *learn.Result, out, daikon string) {
-	for _, s := range res.Skipped {
-		fmt.Fprintf(w, "skipped %s:%d: not a correct execution: %s\n", s.Path, s.Line, s.Msg)
+	for _, c := range res.Cut {
+		fmt.Fprintf(w, "cut %s:%d: learned from up to its error: %s\n", c.Path, c.Line, c.Msg)
 	}
 	sp := res.Spec
 	kinds := map[string]int{}
@@ -142,9 +144,9 @@ func printLearnSummary(w io.Writer, res *learn.Result, out, daikon string) {
 		kinds[c.Template]++
 		n++
 	}
-	fmt.Fprintf(w, "learned %s for %s from %s (%s); %s skipped\n",
+	fmt.Fprintf(w, "learned %s for %s from %s (%s); %s cut at an error\n",
 		count(n, "condition"), count(len(sp.Handlers), "handler"), count(res.Traces, "trace"),
-		count(int(res.Samples), "sample"), count(len(res.Skipped), "trace"))
+		count(int(res.Samples), "sample"), count(len(res.Cut), "trace"))
 	if n > 0 {
 		var parts []string
 		for _, t := range sp.Catalog().Templates() {

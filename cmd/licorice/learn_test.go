@@ -88,7 +88,7 @@ func TestSpecMergeCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("merge: %s", errs)
 	}
-	if want := "merged 2 specs (1 trace): 4 conditions for 1 handler; wrote " + merged + "\n"; out != want {
+	if want := "merged 2 specs (2 traces): 4 conditions for 1 handler; wrote " + merged + "\n"; out != want {
 		t.Errorf("merge said %q, want %q", out, want)
 	}
 	x, _ := os.ReadFile(all)

@@ -197,7 +197,7 @@ func newSpecCheckCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check SPEC TRACE|DIR...",
 		Short: "Check a spec against correct executions it was not learned from",
-		Long: `Check replays correct executions (traces with an error op are skipped) and
+		Long: `Check replays correct executions (a trace with an error op up to it) and
 evaluates every condition of the spec each time an invocation realizes it,
 on the values its data had when the event began, as detection does. A
 condition that a correct execution falsifies is a false precondition: more
@@ -237,8 +237,8 @@ Example:
 				return err
 			}
 			w := cmd.OutOrStdout()
-			for _, s := range res.Skipped {
-				fmt.Fprintf(w, "skipped %s:%d: not a correct execution: %s\n", s.Path, s.Line, s.Msg)
+			for _, c := range res.Cut {
+				fmt.Fprintf(w, "cut %s:%d: checked up to its error: %s\n", c.Path, c.Line, c.Msg)
 			}
 			never := 0
 			for _, v := range res.Verdicts {
@@ -257,8 +257,8 @@ Example:
 			if n := len(res.Verdicts); n > 0 {
 				share = 100 * float64(bad) / float64(n)
 			}
-			fmt.Fprintf(w, "%s checked on %s (%s skipped): %d falsified (%.1f%%), %d never realized\n",
-				count(len(res.Verdicts), "condition"), count(res.Traces, "trace"), count(len(res.Skipped), "trace"), bad, share, never)
+			fmt.Fprintf(w, "%s checked on %s (%s cut at an error): %d falsified (%.1f%%), %d never realized\n",
+				count(len(res.Verdicts), "condition"), count(res.Traces, "trace"), count(len(res.Cut), "trace"), bad, share, never)
 			if bad > 0 {
 				return &exitError{code: 1}
 			}
