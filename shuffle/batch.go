@@ -25,6 +25,7 @@ type Batch struct {
 	Actions   int           // monkey actions per run (Options.Actions)
 	Shuffled  float64       // the fraction of runs that are shuffled, 0..1
 	DelayMean time.Duration // Options.DelayMean (0: the default)
+	Reach     float64       // Options.Reach (0: the default; negative: none)
 	Seed      int64         // run i uses seed Seed+i
 	Format    traces.Format
 	NoSource  bool // Options.NoSource
@@ -117,6 +118,7 @@ func (b *Batch) recordOne(ctx context.Context, i int, path string) (RunSummary, 
 		Actions:   b.Actions,
 		Shuffle:   IsShuffled(i, b.Shuffled),
 		DelayMean: b.DelayMean,
+		Reach:     b.Reach,
 		NoSource:  b.NoSource,
 	}
 	opts.defaults()
@@ -128,7 +130,8 @@ func (b *Batch) recordOne(ctx context.Context, i int, path string) (RunSummary, 
 		},
 	}
 	if opts.Shuffle {
-		h.Extra = append(h.Extra, traces.ExtraField{Key: "delay_mean_ms", JSON: strconv.FormatFloat(float64(opts.DelayMean)/float64(time.Millisecond), 'g', -1, 64)})
+		h.Extra = append(h.Extra, traces.ExtraField{Key: "delay_mean_ms", JSON: strconv.FormatFloat(float64(opts.DelayMean)/float64(time.Millisecond), 'g', -1, 64)},
+			traces.ExtraField{Key: "reach", JSON: strconv.FormatFloat(max(opts.Reach, 0), 'g', -1, 64)})
 	}
 	f, err := atomicfile.Create(path)
 	if err != nil {

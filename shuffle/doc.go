@@ -51,6 +51,20 @@
 // unordered changes. External events are not delayed: the monkey already
 // sends them at random times.
 //
+// Those delays reorder events close in time; events far apart (a refresh
+// posted 500 ms after a resume, against the first load of a worker
+// looper) keep their order in every run. So a shuffled run also postpones
+// a few sends and events far ([Options.Reach], 5%): the sender waits, or
+// the looper thread pauses after taking a message and before beginning
+// it, for a time drawn log-uniformly between DelayMean and
+// [Options.ReachMax] (1 s), not cut short. The first send of each handler
+// in a run, and the first event to run each handler, are postponed ten
+// times as often (at most half the time): initialization runs once, and
+// its order with the events around it is what training misses most. A
+// slow sender and a slow looper thread are again orders the model allows.
+// These runs hit the apps' harmful orders often, and crash: learning
+// uses a run up to its error (learn.Learn).
+//
 // # The traces
 //
 // Traces follow DESIGN §3 and docs/causality.md and pass traces.Validator.

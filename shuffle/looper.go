@@ -29,12 +29,13 @@ type Looper struct {
 
 // Message is an event sent to a looper, until it has run or was removed.
 type Message struct {
-	l     *Looper
-	id    traces.Sym
-	qid   msgqueue.ID
-	body  func(t *task)
-	due   time.Duration // when it may run at the earliest
-	state msgState
+	l       *Looper
+	id      traces.Sym
+	qid     msgqueue.ID
+	body    func(t *task)
+	handler traces.Sym    // the handler it calls, if the app's
+	due     time.Duration // when it may run at the earliest
+	state   msgState
 }
 
 type msgState uint8
@@ -130,15 +131,17 @@ func (l *Looper) PostAsync(fn func(), d time.Duration) *Message {
 
 // sendSpec is how a message is placed in its queue.
 type sendSpec struct {
-	kind  traces.SendKind
-	delay time.Duration
-	at    time.Duration
-	async bool
+	kind    traces.SendKind
+	delay   time.Duration
+	at      time.Duration
+	async   bool
+	handler traces.Sym // the handler posted, if the app's
 }
 
 // send is a post of handler fn by the running task, the app's call c.
 func (l *Looper) send(s sendSpec, fn func(), c caller) *Message {
 	name, src := l.rt.names.handler(fn)
+	s.handler = name
 	return l.sendBody(s, func(et *task) { et.callHandler(name, src, fn) }, c)
 }
 
@@ -150,13 +153,19 @@ func (l *Looper) sendBody(s sendSpec, body func(t *task), c caller) *Message {
 	if l.quitting {
 		return nil
 	}
-	if rt.opts.Shuffle && rt.shuf.Float64() < shuffleShare {
-		t.shuffleDelay(l)
+	if rt.opts.Shuffle {
+		delay := rt.shuf.Float64() < shuffleShare
+		if d, far := rt.farPostpone(rt.firstSend, s.handler); far {
+			t.sleepUntil(rt.now + d)
+		} else if delay {
+			t.shuffleDelay(l)
+		}
 		if l.quitting {
 			return nil
 		}
 	}
 	m := l.newMessage(body)
+	m.handler = s.handler
 	op := rt.newOp(traces.Send, t)
 	op.Src = rt.srcAt(c)
 	l.enqueue(op, m, s)
@@ -324,7 +333,10 @@ func (t *task) nextMessage() *Message {
 // runEvent runs message m as an event of thread t.
 func (t *task) runEvent(m *Message) {
 	rt := t.rt
-	m.state = msgRunning
+	m.state = msgRunning // taken: no longer removable
+	if d, far := rt.farPostpone(rt.firstRun, m.handler); far && !t.looper.binder {
+		t.sleepUntil(rt.now + d) // a slow looper thread (Options.Reach)
+	}
 	t.event = m
 	op := rt.newOp(traces.Begin, t)
 	op.Thread = t.id

@@ -28,6 +28,20 @@ type Options struct {
 	Shuffle bool
 	// DelayMean is the mean of the shuffle delay. Default 10ms.
 	DelayMean time.Duration
+	// Reach is, in a shuffled run, the share of sends, and of the events
+	// of looper threads, that are postponed far: the sender waits, or the
+	// looper thread pauses before it begins the event, for a time drawn
+	// log-uniformly between DelayMean and ReachMax, not cut short. The
+	// first send of each handler in a run, and the first event to run
+	// each handler, are postponed 10 times as often (at most half of the
+	// time): initialization runs once, and its order with the events
+	// around it is the one training misses most. It reorders events far
+	// apart in time (a refresh 500 ms after a resume, output before the
+	// first layout), which the short delays never do. Default 0.05;
+	// negative: none.
+	Reach float64
+	// ReachMax is the longest far postponement. Default 1s.
+	ReachMax time.Duration
 	// ActionGap is the mean time between two monkey actions, beyond the
 	// throttle (exponential). Default 250ms.
 	ActionGap time.Duration
@@ -54,6 +68,12 @@ func (o *Options) defaults() {
 	}
 	if o.DelayMean <= 0 {
 		o.DelayMean = 10 * time.Millisecond
+	}
+	if o.Reach == 0 {
+		o.Reach = 0.05
+	}
+	if o.ReachMax <= 0 {
+		o.ReachMax = time.Second
 	}
 	if o.ActionGap <= 0 {
 		o.ActionGap = 250 * time.Millisecond
@@ -117,6 +137,8 @@ type Runtime struct {
 
 	sched, shuf, monkeyRand, appRand *rand.Rand
 	shuffleDelay                     distuv.Exponential
+	reach                            *rand.Rand          // far postponements (Options.Reach)
+	firstSend, firstRun              map[traces.Sym]bool // handlers sent, and run, at least once
 	untilPreempt                     int
 
 	structs    map[reflect.Type]*structInfo
@@ -161,6 +183,9 @@ func Run(ctx context.Context, main func(rt *Runtime), opts Options, syms *traces
 		shuf:        rand.New(rand.NewPCG(seed, 2)),
 		monkeyRand:  rand.New(rand.NewPCG(seed, 3)),
 		appRand:     rand.New(rand.NewPCG(seed, 4)),
+		reach:       rand.New(rand.NewPCG(seed, 6)),
+		firstSend:   make(map[traces.Sym]bool),
+		firstRun:    make(map[traces.Sym]bool),
 		ctx:         ctx,
 		finished:    make(chan struct{}),
 		threadNames: make(map[traces.Sym]int),
@@ -352,4 +377,24 @@ func (rt *Runtime) nextID(prefix string, n *int) traces.Sym {
 	b := append(buf[:0], prefix...)
 	b = strconv.AppendInt(b, int64(*n), 10)
 	return rt.syms.InternBytes(b)
+}
+
+// farPostpone reports whether a shuffled run postpones a send or an
+// event of handler h far, and for how long: log-uniformly between
+// DelayMean and ReachMax (Options.Reach). seen holds the handlers whose
+// sends (or events) came before: the first is postponed more often.
+func (rt *Runtime) farPostpone(seen map[traces.Sym]bool, h traces.Sym) (time.Duration, bool) {
+	if !rt.opts.Shuffle || rt.opts.Reach <= 0 {
+		return 0, false
+	}
+	p := rt.opts.Reach
+	if h != traces.NoSym && !seen[h] {
+		seen[h] = true
+		p = min(10*p, 0.5)
+	}
+	if rt.reach.Float64() >= p {
+		return 0, false
+	}
+	lo, hi := math.Log(float64(rt.opts.DelayMean)), math.Log(float64(max(rt.opts.ReachMax, rt.opts.DelayMean)))
+	return time.Duration(math.Exp(lo + rt.reach.Float64()*(hi-lo))), true
 }

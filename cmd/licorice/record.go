@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ func newRecordCmd() *cobra.Command {
 		actions   int
 		shuffled  float64
 		delayMean time.Duration
+		reach     float64
 		seed      int64
 		out       string
 		format    string
@@ -55,7 +57,9 @@ the deterministic event-loop runtime, with random user input (a "monkey").
 A share of the runs (--shuffled, default one half) is shuffled: the
 generation of half of the events is delayed by an exponentially distributed
 time of mean --delay-mean, cut short when the target queue is empty (thesis
-§5.3.4). Run i uses seed --seed+i; the same flags write the same bytes (for a
+§5.3.4), and a few sends and events (--reach, 5%; the first of each handler
+ten times as often) are postponed far, up to a second, so that events far
+apart in time run in the other order too. Run i uses seed --seed+i; the same flags write the same bytes (for a
 Node.js program, the same shuffling decisions: Node's own timing varies).
 
 It prints one line per run that crashed (an error op: the run is not a
@@ -121,6 +125,9 @@ Examples:
 			if shuffled < 0 || shuffled > 1 {
 				return usageError{fmt.Errorf("record: --shuffled %v: want a fraction from 0 to 1", shuffled)}
 			}
+			if reach < 0 || reach > 1 {
+				return usageError{fmt.Errorf("record: --reach %v: want a fraction from 0 to 1", reach)}
+			}
 			if delayMean <= 0 {
 				return usageError{fmt.Errorf("record: --delay-mean %v: want a positive duration", delayMean)}
 			}
@@ -131,7 +138,7 @@ Examples:
 			bar := progress.New(cmd.ErrOrStderr(), "record "+a.Name, "runs", int64(runs))
 			b := shuffle.Batch{
 				App: a.Name, Main: a.Main, Dir: out,
-				Runs: runs, Actions: actions, Shuffled: shuffled, DelayMean: delayMean,
+				Runs: runs, Actions: actions, Shuffled: shuffled, DelayMean: delayMean, Reach: cmp.Or(reach, -1),
 				Seed: seed, Format: f, NoSource: noSource,
 				Progress: func(int) { bar.Add(1) },
 			}
@@ -156,6 +163,7 @@ Examples:
 	fl.IntVar(&actions, "actions", 1000, "monkey actions per run")
 	fl.Float64Var(&shuffled, "shuffled", 0.5, "fraction of the runs that are shuffled")
 	fl.DurationVar(&delayMean, "delay-mean", 10*time.Millisecond, "mean shuffle delay of an event's generation")
+	fl.Float64Var(&reach, "reach", 0.05, "in shuffled runs, the share of sends and events postponed far (0: none)")
 	fl.Int64Var(&seed, "seed", 1, "seed of the first run; run i uses seed+i")
 	fl.StringVarP(&out, "out", "o", "", "directory to write the traces to (new or empty, unless --force)")
 	fl.BoolVar(&force, "force", false, "write into a directory that already holds traces (same-named ones are replaced)")

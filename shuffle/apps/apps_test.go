@@ -102,9 +102,11 @@ func TestGroundTruthNames(t *testing.T) {
 	}
 }
 
-// TestBugs checks, for every app, that most runs are correct, that apps
-// without a harmful pair never crash, and that every harmful race is
-// reachable: some seed hits it (its symptom), shuffling harder if needed.
+// TestBugs checks, for every app, that most unshuffled runs are correct,
+// that apps without a harmful pair never crash, and that every harmful
+// race is reachable: some seed hits it (its symptom), shuffling harder if
+// needed. (Shuffled runs postpone events far, to reach such orders, and
+// the apps' bugs are easy to hit: most of those crash.)
 func TestBugs(t *testing.T) {
 	runs, actions := 20, 400
 	if testing.Short() {
@@ -115,14 +117,20 @@ func TestBugs(t *testing.T) {
 			crashed := 0
 			hit := map[string]bool{}
 			for seed := range int64(runs) {
-				res, _ := run(t, app, shuffle.Options{Seed: seed, Actions: actions, Shuffle: seed%2 == 1})
+				shuffled := seed%2 == 1
+				res, _ := run(t, app, shuffle.Options{Seed: seed, Actions: actions, Shuffle: shuffled})
 				if res.Crash != "" {
-					crashed++
+					if !shuffled {
+						crashed++
+					}
 					hit[symptom(t, app, res.Crash)] = true
 				}
+				if res.Crash != "" && len(app.Harmful) == 0 {
+					t.Errorf("seed %d: an app without a harmful pair crashed: %s", seed, res.Crash)
+				}
 			}
-			if crashed*3 > runs {
-				t.Errorf("%d of %d runs crashed; most runs should be correct", crashed, runs)
+			if crashed*3 > runs/2 {
+				t.Errorf("%d of %d unshuffled runs crashed; most should be correct", crashed, runs/2)
 			}
 			if testing.Short() {
 				return
