@@ -117,6 +117,7 @@ type specCond struct {
 	vars              []string
 	consts            map[string]any
 	disabled          bool
+	guard             string // an implication: guard ==> the condition
 }
 
 // makeSpec builds a spec from conditions, each with support 100 and
@@ -131,6 +132,9 @@ func makeSpec(t *testing.T, cs ...specCond) *learn.Spec {
 		}
 		if c.disabled {
 			m["disabled"] = true
+		}
+		if c.guard != "" {
+			m["guard"] = c.guard
 		}
 		byHandler[c.handler] = append(byHandler[c.handler], m)
 	}

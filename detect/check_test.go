@@ -56,6 +56,11 @@ func noteN(kind, obj, val string) func(*script, string) {
 	}
 }
 
+// guardedP is "h: this.active ==> this.p != null".
+func guardedP(h string) specCond {
+	return specCond{handler: h, template: "nonnull", vars: []string{"this.p"}, guard: "this.active"}
+}
+
 // staticInst reads or writes the static App.inst.
 func staticInst(kind, val string) func(*script, string) {
 	return func(s *script, e string) {
@@ -498,6 +503,41 @@ func TestChecks(t *testing.T) {
 					run("E2", "Act.refresh", noteN("read", "o5", "1"))
 			},
 			spec: []specCond{noteLower("Act.refresh")},
+		},
+		{
+			// A guarded condition (thesis Fig. 5.2b, in general): onDraw
+			// tests active and, when it is true, uses p. onStop sets
+			// active to false and p to null: it falsifies the guard
+			// with the guarded part, so the implication still holds,
+			// and either order is fine.
+			name: "REQ-KILL: a KILL of the guarded part that also falsifies the guard",
+			trace: func() *script {
+				s := newScript().write("main", "active", "true").write("main", "p", o2).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				s.run("E1", "Act.onDraw", rd("active", "true"), rd("p", o2))
+				return s.run("E2", "Act.onStop", wr("active", "false"), wr("p", null))
+			},
+			spec: []specCond{guardedP("Act.onDraw")},
+		},
+		{
+			// The same KILL of p alone: active stays true.
+			name: "REQ-KILL: a KILL of the guarded part alone",
+			trace: func() *script {
+				s := newScript().write("main", "active", "true").write("main", "p", o2).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				s.run("E1", "Act.onDraw", rd("active", "true"), rd("p", o2))
+				return s.run("E2", "Act.onStop", wr("p", null))
+			},
+			spec: []specCond{guardedP("Act.onDraw")},
+			want: []string{"REQ-KILL E1 E2"},
+		},
+		{
+			// A REQ whose guard is false holds whatever p is.
+			name: "GEN-REQ: a REQ with its guard false requires nothing",
+			trace: func() *script {
+				s := newScript().write("main", "active", "false").write("main", "p", null).worker("T1").worker("T2").post("T1", "E1").post("T2", "E2")
+				s.run("E1", "Act.onStart", wr("p", o2))
+				return s.run("E2", "Act.onDraw", rd("active", "false"), rd("p", o2))
+			},
+			spec: []specCond{guardedP("Act.onDraw")},
 		},
 		{
 			// A static declared null (a write with init) and set by

@@ -111,7 +111,7 @@ type unit struct {
 type condKey struct {
 	class int32 // the template and constants (conds.class)
 	n     int8
-	locs  [2]traces.Location
+	locs  [3]traces.Location // the data's, then a guard's
 }
 
 // conds is the table of a trace's realized conditions.
@@ -140,6 +140,9 @@ func (t *conds) class(c *learn.Condition) int32 {
 	}
 	var b strings.Builder
 	b.WriteString(c.Template)
+	if c.Guard != "" {
+		b.WriteString("|guarded")
+	}
 	for _, v := range append([]invariants.Value{c.A, c.B}, c.Set...) {
 		b.WriteByte('|')
 		b.WriteString(v.String())

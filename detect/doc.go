@@ -20,6 +20,11 @@
 // whatever their symbolic names. Handler calls outside events (a thread's
 // own code) realize nothing: P[e] is about events.
 //
+// An implication (learn.Condition.Guard: "g ==> c") is realized on its
+// data and then its guard's location, and holds where the guard is false
+// (invariants.Truthy): an event that clears the guard with the guarded
+// data is no KILL of it, and a REQ whose guard was false holds.
+//
 // An event is a REQ of c if one of its invocations realizes c; the first
 // such invocation (in order of their returns) is the one reported. Its
 // values are those the invocation read: the values its event saw. A

@@ -24,11 +24,25 @@ type Condition struct {
 	// Chance is the probability that the condition held on those samples
 	// only by chance; it is justified when Chance is at most the limit.
 	Chance float64
+	// Guard, if set, names a datum the handler tests as a condition: the
+	// condition is an implication, "Guard ==> condition", learned from the
+	// samples in which the guard was true (Daikon's implications). It
+	// holds when the guard is false.
+	Guard string
 }
 
 // Text returns the condition in canonical form, with the data's names:
-// "this.dataHub != null", "0 <= x <= 9", "y == 2*x + 1".
+// "this.dataHub != null", "0 <= x <= 9", "y == 2*x + 1", and for an
+// implication "this.active ==> this.buffer != null".
 func (c *Condition) Text() string {
+	if c.Guard != "" {
+		return c.Guard + " ==> " + c.body()
+	}
+	return c.body()
+}
+
+// body is the text of the condition without its guard.
+func (c *Condition) body() string {
 	x := c.Vars[0]
 	y := ""
 	if len(c.Vars) > 1 {
@@ -151,10 +165,24 @@ func coef(f float64) string {
 }
 
 // Eval evaluates the condition on the data's values, given in the order
-// of Vars. ok is false if it cannot be decided: a value is absent, or a
-// user expression fails on these values. A value of a type the template
-// does not apply to makes the condition false.
+// of Vars, then the guard's if it has one. ok is false if it cannot be
+// decided: a value is absent, or a user expression fails on these values.
+// A value of a type the template does not apply to makes the condition
+// false. An implication whose guard is false holds.
 func (c *Condition) Eval(vals []Value) (holds, ok bool) {
+	if c.Guard != "" {
+		if len(vals) != len(c.Vars)+1 {
+			return false, false
+		}
+		g := vals[len(vals)-1]
+		if g.kind == Absent {
+			return false, false
+		}
+		if !Truthy(g) {
+			return true, true
+		}
+		vals = vals[:len(vals)-1]
+	}
 	if len(vals) != len(c.Vars) {
 		return false, false
 	}
@@ -269,4 +297,21 @@ func atLeast(v, lo Value) bool {
 func atMost(v, hi Value) bool {
 	c, ok := cmpNumbers(v, hi)
 	return ok && c <= 0
+}
+
+// Truthy reports whether a tested value counts as true: true, a
+// reference, a number other than 0 (and NaN), a non-empty string; not
+// false, null, 0 or "" (a test in Java, or JavaScript's truthiness).
+func Truthy(v Value) bool {
+	switch v.kind {
+	case Bool:
+		return v.Bool()
+	case Ref:
+		return true
+	case Int, Float:
+		return !v.IsNaN() && v.Float() != 0
+	case String:
+		return v.Str() != ""
+	}
+	return false
 }

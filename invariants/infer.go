@@ -54,6 +54,34 @@ func (l *Learner) Infer(opts Options) []*Condition {
 		out = suppress(out)
 	}
 	l.sortConditions(out)
+	return append(out, l.implications(opts, out)...)
+}
+
+// implications returns, guard by guard (in name order), the conditions
+// learned from the samples in which the guard was true that the
+// handler's own conditions (uncond) do not already say: "g ==> c".
+func (l *Learner) implications(opts Options, uncond []*Condition) []*Condition {
+	if len(l.guards) == 0 {
+		return nil
+	}
+	known := make(map[string]bool, len(uncond))
+	for _, c := range uncond {
+		known[c.Text()] = true
+	}
+	names := make([]string, 0, len(l.guards))
+	for g := range l.guards {
+		names = append(names, g)
+	}
+	slices.Sort(names)
+	var out []*Condition
+	for _, g := range names {
+		for _, c := range l.guards[g].Infer(opts) {
+			if !known[c.Text()] {
+				c.Guard = g
+				out = append(out, c)
+			}
+		}
+	}
 	return out
 }
 

@@ -190,6 +190,13 @@ type Learner struct {
 	// unpaired counts the samples with more than MaxPairGroup data of one
 	// type, whose pairs of that type were not learned.
 	unpaired int64
+	// guards holds, for each datum tested as a condition (Var.Tested), a
+	// learner of the samples in which it was true, without it: what the
+	// handler relies on when the guard holds (implications). A guard's
+	// learner has no guards of its own (sub).
+	guards  map[string]*Learner
+	sub     bool
+	scratch []Var
 }
 
 // NewLearner returns an empty learner trying the templates of cat.
@@ -263,6 +270,31 @@ func (l *Learner) Add(vars []Var) {
 	if unpaired {
 		l.unpaired++
 	}
+	if l.sub {
+		return
+	}
+	for i := range vars {
+		g := &vars[i]
+		if !g.Tested || !Truthy(g.Val) {
+			continue
+		}
+		l.scratch = append(append(l.scratch[:0], vars[:i]...), vars[i+1:]...)
+		l.guard(g.Name).Add(l.scratch)
+	}
+}
+
+// guard returns the learner of the samples in which guard g was true.
+func (l *Learner) guard(g string) *Learner {
+	if l.guards == nil {
+		l.guards = make(map[string]*Learner)
+	}
+	gl := l.guards[g]
+	if gl == nil {
+		gl = NewLearner(l.cat)
+		gl.sub = true
+		l.guards[g] = gl
+	}
+	return gl
 }
 
 func (l *Learner) addPair(a, b *Var) {
@@ -325,6 +357,9 @@ func (l *Learner) Merge(o *Learner) {
 		p.merge(op)
 		l.mergeUser(&p.User, op.User)
 	}
+	for g, og := range o.guards {
+		l.guard(g).Merge(og)
+	}
 }
 
 func (l *Learner) mergeUser(dst *map[string]*UserState, src map[string]*UserState) {
@@ -347,11 +382,20 @@ type State struct {
 	Samples int64                `json:"samples"`
 	Vars    map[string]*VarState `json:"vars,omitempty"`
 	Pairs   []*PairEntry         `json:"pairs,omitempty"` // sorted by X, then Y
+	// Guards are the states of the learners of the samples in which each
+	// guard was true (they have no guards of their own).
+	Guards map[string]*State `json:"guards,omitempty"`
 }
 
 // State returns the learner's state; it shares memory with the learner.
 func (l *Learner) State() *State {
 	s := &State{Samples: l.samples, Vars: l.vars}
+	for g, gl := range l.guards {
+		if s.Guards == nil {
+			s.Guards = make(map[string]*State, len(l.guards))
+		}
+		s.Guards[g] = gl.State()
+	}
 	for _, p := range l.pairs {
 		s.Pairs = append(s.Pairs, p)
 	}
@@ -427,6 +471,26 @@ func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
 			return nil, err
 		}
 		l.pairs[key] = p
+	}
+	for g, gs := range s.Guards {
+		if gs == nil {
+			return nil, fmt.Errorf("guard %q: no state", g)
+		}
+		if len(gs.Guards) > 0 {
+			return nil, fmt.Errorf("guard %q: a guard's state has no guards", g)
+		}
+		if gs.Samples > s.Samples {
+			return nil, fmt.Errorf("guard %q: more samples than the handler's", g)
+		}
+		gl, err := NewLearnerFromState(cat, gs)
+		if err != nil {
+			return nil, fmt.Errorf("guard %q: %w", g, err)
+		}
+		gl.sub = true
+		if l.guards == nil {
+			l.guards = make(map[string]*Learner)
+		}
+		l.guards[g] = gl
 	}
 	return l, nil
 }

@@ -87,7 +87,10 @@
 // order, its fitted "constants" ({"a": 0, "b": 9}, {"s": [1, 2, 3]}, a
 // pair one-of set {"p": [{"x": "en", "y": "US"}, ...]}) when it has any,
 // its support (samples it was checked on), its confidence
-// (1 - the chance it held by accident), and the user's flags "disabled"
+// (1 - the chance it held by accident), for an implication its "guard"
+// (the tested datum it is conditional on: "guard ==> condition", learned
+// from the samples in which the guard was true; the state keeps those
+// samples' state under "guards"), and the user's flags "disabled"
 // (kept but never used) and "pinned" (kept through merges). "text" is
 // derived; when reading, it is ignored. Users may edit the file: delete a
 // condition, disable or pin one, even add one (template, vars, constants).

@@ -138,6 +138,9 @@ func sortConditions(cat *invariants.Catalog, cs []*Condition) {
 		index[t.Name] = i
 	}
 	slices.SortFunc(cs, func(a, b *Condition) int {
+		if a.Guard != b.Guard { // the handler's own first, then each guard's
+			return strings.Compare(a.Guard, b.Guard)
+		}
 		if c := slices.Compare(a.Vars, b.Vars); c != 0 {
 			return c
 		}

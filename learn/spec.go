@@ -78,6 +78,9 @@ type Condition struct {
 	Handler  string
 	Template string
 	Vars     []string // symbolic names, in the template's operand order
+	// Guard, if set, names a datum the handler tests as a condition: the
+	// condition is the implication "Guard ==> ..." (invariants.Condition).
+	Guard string
 	// A, B, Set and Pairs are the fitted constants (absent or nil when
 	// the template has none).
 	A, B       invariants.Value
@@ -101,13 +104,14 @@ func (c *Condition) Text() string { return c.Handler + ": " + c.cond.Text() }
 // Body returns the condition without its handler: "this.dataHub != null".
 func (c *Condition) Body() string { return c.cond.Text() }
 
-// Eval evaluates the condition on values of its Vars, in order: whether
-// it holds, and false ok if it cannot be decided (a value is absent).
+// Eval evaluates the condition on values of its Vars, in order, then its
+// Guard's if it has one: whether it holds, and false ok if it cannot be
+// decided (a value is absent).
 func (c *Condition) Eval(vals []invariants.Value) (holds, ok bool) { return c.cond.Eval(vals) }
 
 // EvalTrace is Eval on trace values; syms is their Symbols table.
 func (c *Condition) EvalTrace(vals []traces.Value, syms *traces.Symbols) (holds, ok bool) {
-	var buf [2]invariants.Value
+	var buf [3]invariants.Value
 	iv := buf[:0]
 	for _, v := range vals {
 		iv = append(iv, invariants.FromTrace(v, syms))
@@ -158,9 +162,18 @@ func handlerFrom(name string, l *invariants.Learner, ntraces int, p Params) *Han
 
 func conditionFrom(handler string, ic *invariants.Condition) *Condition {
 	return &Condition{
-		Handler: handler, Template: ic.Template.Name, Vars: ic.Vars, A: ic.A, B: ic.B, Set: ic.Set, Pairs: ic.Pairs,
+		Handler: handler, Template: ic.Template.Name, Vars: ic.Vars, Guard: ic.Guard, A: ic.A, B: ic.B, Set: ic.Set, Pairs: ic.Pairs,
 		Support: ic.Support, Confidence: 1 - ic.Chance, cond: ic,
 	}
+}
+
+// Operands returns the names the condition is evaluated on: its Vars,
+// then its Guard if it has one.
+func (c *Condition) Operands() []string {
+	if c.Guard == "" {
+		return c.Vars
+	}
+	return append(slices.Clip(c.Vars), c.Guard)
 }
 
 // index sorts the handlers and builds the lookup table.
@@ -316,6 +329,7 @@ type stateNames struct {
 	Samples int64               `json:"samples"`
 	Vars    map[string]skipJSON `json:"vars,omitempty"`
 	Pairs   skipJSON            `json:"pairs,omitempty"`
+	Guards  skipJSON            `json:"guards,omitempty"`
 }
 
 // skipJSON is any JSON value, left unread.
@@ -327,6 +341,7 @@ type conditionJSON struct {
 	Text       string         `json:"text"`
 	Template   string         `json:"template"`
 	Vars       []string       `json:"vars"`
+	Guard      string         `json:"guard,omitempty"`
 	Constants  *constantsJSON `json:"constants,omitempty"`
 	Support    int64          `json:"support"`
 	Confidence float64        `json:"confidence"`
@@ -498,6 +513,9 @@ func (e *specWriter) handler(h *Handler, end string) {
 		if len(st.Pairs) > 0 {
 			parts++
 		}
+		if len(st.Guards) > 0 {
+			parts++
+		}
 		part := 1
 		e.field(4, "samples", st.Samples, comma(0, parts))
 		if len(st.Vars) > 0 {
@@ -514,11 +532,20 @@ func (e *specWriter) handler(h *Handler, end string) {
 			e.line(4, "}"+comma(part-1, parts))
 		}
 		if len(st.Pairs) > 0 {
+			part++
 			e.line(4, `"pairs": [`)
 			for i, p := range st.Pairs {
 				e.item(5, p, comma(i, len(st.Pairs)))
 			}
-			e.line(4, "]")
+			e.line(4, "]"+comma(part-1, parts))
+		}
+		if len(st.Guards) > 0 {
+			e.line(4, `"guards": {`)
+			names := slices.Sorted(maps.Keys(st.Guards))
+			for i, g := range names {
+				e.field(5, g, st.Guards[g], comma(i, len(names)))
+			}
+			e.line(4, "}")
 		}
 		e.line(3, "}")
 	}
@@ -527,7 +554,7 @@ func (e *specWriter) handler(h *Handler, end string) {
 
 func conditionToJSON(c *Condition) conditionJSON {
 	cj := conditionJSON{
-		Text: c.Text(), Template: c.Template, Vars: c.Vars, Support: c.Support,
+		Text: c.Text(), Template: c.Template, Vars: c.Vars, Guard: c.Guard, Support: c.Support,
 		Confidence: roundConfidence(c.Confidence), Disabled: c.Disabled, Pinned: c.Pinned,
 	}
 	var k constantsJSON
@@ -826,7 +853,10 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 			return nil, fieldError{[]any{"vars", i}, errors.New("an empty datum name")}
 		}
 	}
-	ic := &invariants.Condition{Template: t, Vars: cj.Vars, Support: cj.Support, Chance: 1 - cj.Confidence}
+	if slices.Contains(cj.Vars, cj.Guard) {
+		return nil, fieldError{[]any{"guard"}, fmt.Errorf("%q is the guard and a datum of the condition", cj.Guard)}
+	}
+	ic := &invariants.Condition{Template: t, Vars: cj.Vars, Guard: cj.Guard, Support: cj.Support, Chance: 1 - cj.Confidence}
 	if k := cj.Constants; k != nil {
 		if k.A != nil {
 			ic.A = *k.A
@@ -843,7 +873,7 @@ func parseCondition(cat *invariants.Catalog, handler string, cj conditionJSON) (
 		return nil, fieldError{[]any{"confidence"}, fmt.Errorf("confidence %v is not in [0, 1]", cj.Confidence)}
 	}
 	return &Condition{
-		Handler: handler, Template: t.Name, Vars: cj.Vars, A: ic.A, B: ic.B, Set: ic.Set, Pairs: ic.Pairs,
+		Handler: handler, Template: t.Name, Vars: cj.Vars, Guard: cj.Guard, A: ic.A, B: ic.B, Set: ic.Set, Pairs: ic.Pairs,
 		Support: cj.Support, Confidence: cj.Confidence, Disabled: cj.Disabled, Pinned: cj.Pinned, cond: ic,
 	}, nil
 }
@@ -877,9 +907,13 @@ func jsonKind(t reflect.Type) string {
 // name it never read, a typo or a field that does not exist, would never
 // be realized, and the condition would silently check nothing.
 func knownVars[V any](c *Condition, read map[string]V) error {
-	for i, v := range c.Vars {
+	for i, v := range c.Operands() {
 		if _, ok := read[v]; ok {
 			continue
+		}
+		where := []any{"vars", i}
+		if i == len(c.Vars) {
+			where = []any{"guard"}
 		}
 		// Suggest the data of the same object, else any.
 		var near []string
@@ -897,7 +931,7 @@ func knownVars[V any](c *Condition, read map[string]V) error {
 		if len(near) > 6 {
 			near = append(near[:6:6], "...")
 		}
-		return fieldError{[]any{"vars", i}, fmt.Errorf("%q: the handler read no such datum in training, so the condition would never be checked (it read %s)", v, strings.Join(near, ", "))}
+		return fieldError{where, fmt.Errorf("%q: the handler read no such datum in training, so the condition would never be checked (it read %s)", v, strings.Join(near, ", "))}
 	}
 	return nil
 }
@@ -1015,7 +1049,8 @@ func checkConstants(t *invariants.Template, c *invariants.Condition) error {
 type Realized struct {
 	Cond *Condition
 	// Locs are the concrete locations of the condition's data, in the
-	// order of Cond.Vars; Vals their values when the event began.
+	// order of Cond.Operands (its Vars, then its Guard); Vals their values
+	// when the event began.
 	Locs []traces.Location
 	Vals []traces.Value
 }
@@ -1052,7 +1087,7 @@ func (r *Realizer) NeedsField(handler, field traces.Sym) bool {
 			suffix = "." + suffix
 		}
 		for _, c := range h.Conditions {
-			if !c.Disabled && slices.ContainsFunc(c.Vars, func(v string) bool { return strings.HasSuffix(v, suffix) }) {
+			if !c.Disabled && slices.ContainsFunc(c.Operands(), func(v string) bool { return strings.HasSuffix(v, suffix) }) {
 				need = true
 				break
 			}
@@ -1073,21 +1108,22 @@ func (r *Realizer) Realize(inv *Invocation, dst []Realized) []Realized {
 	for i := range inv.Bindings {
 		r.bound[r.names.String(inv.Bindings[i].Name)] = i
 	}
-	var at [2]int
+	var at [3]int
 next:
 	for _, c := range h.Conditions {
 		if c.Disabled {
 			continue
 		}
-		for i, name := range c.Vars {
+		ops := c.Operands()
+		for i, name := range ops {
 			j, ok := r.bound[name]
 			if !ok {
 				continue next
 			}
 			at[i] = j
 		}
-		rc := Realized{Cond: c, Locs: make([]traces.Location, len(c.Vars)), Vals: make([]traces.Value, len(c.Vars))}
-		for i := range c.Vars {
+		rc := Realized{Cond: c, Locs: make([]traces.Location, len(ops)), Vals: make([]traces.Value, len(ops))}
+		for i := range ops {
 			rc.Locs[i], rc.Vals[i] = inv.Bindings[at[i]].Loc, inv.Bindings[at[i]].Val
 		}
 		dst = append(dst, rc)
