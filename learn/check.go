@@ -25,7 +25,7 @@ type Verdict struct {
 type CheckResult struct {
 	Verdicts []Verdict // one per enabled condition, in spec order
 	Traces   int       // traces checked, whole or up to an error
-	Cut      []Cut     // the traces checked only up to their error op
+	Cut      []Cut     // the traces with an error op: checked up to it, or (Whole) not at all
 }
 
 // Falsified returns the verdicts of the conditions some trace falsified.
@@ -87,6 +87,9 @@ func Check(ctx context.Context, sp *Spec, paths []string, opts CheckOptions) (*C
 	for t, o := range outs {
 		if o.cut != nil {
 			res.Cut = append(res.Cut, *o.cut)
+			if o.cut.Whole {
+				continue
+			}
 		}
 		res.Traces++
 		for i := range conds {
@@ -108,13 +111,18 @@ func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path st
 	}
 	defer r.Close()
 	syms := r.Symbols()
-	s, rz := NewSampler(syms), NewRealizer(sp, syms)
+	rz := NewRealizer(sp, syms)
 	var realized []Realized
-	cut, err := readCorrect(ctx, r, r.Name(), func(op *traces.Op) {
-		inv := s.Step(op)
-		if inv == nil {
-			return
-		}
+	var reopen func() (*traces.Reader, error)
+	if path != "-" {
+		reopen = func() (*traces.Reader, error) { return traces.Open(path, traces.WithSymbols(syms)) }
+	}
+	reset := func() {
+		clear(checked)
+		clear(failed)
+		clear(first)
+	}
+	cut, err := correctInvocations(ctx, r, reopen, func() *Sampler { return NewSampler(syms) }, func(inv *Invocation, line int) {
 		realized = rz.Realize(inv, realized[:0])
 		for _, rc := range realized {
 			i := index[rc.Cond]
@@ -125,12 +133,12 @@ func checkTrace(ctx context.Context, sp *Spec, index map[*Condition]int, path st
 			checked[i]++
 			if !holds {
 				if failed[i] == 0 {
-					first[i] = r.Line()
+					first[i] = line
 				}
 				failed[i]++
 			}
 		}
-	})
+	}, reset)
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}

@@ -54,7 +54,7 @@ func (o Options) params() Params {
 type Result struct {
 	Spec    *Spec
 	Traces  int   // traces learned from, whole or up to an error
-	Cut     []Cut // the traces learned from only up to their error op
+	Cut     []Cut // the traces with an error op: learned from up to it, or (Whole) not at all
 	Samples int64 // handler invocations learned from
 	// Kept holds, per trace learned from (in input order), its samples,
 	// when Options.KeepSamples is set.
@@ -71,37 +71,6 @@ type Unpaired struct {
 	Samples, Handled int64 // those samples, and all of the handler's
 }
 
-// Cut is a training trace with an error op, learned from up to it.
-type Cut struct {
-	Path string
-	Line int    // the line of the error op
-	Msg  string // its message
-}
-
-// readCorrect streams r, the trace at path, to visit up to its first
-// error op, where it stops and returns a Cut: what ran before the error
-// is a correct execution as far as it goes (the run, stopped there, would
-// have been correct), and an invocation still running at the error (the
-// failing one) returns after it, so it gives no sample.
-func readCorrect(ctx context.Context, r *traces.Reader, path string, visit func(op *traces.Op)) (*Cut, error) {
-	var cut *Cut
-	err := traces.Each(ctx, r, func(op *traces.Op) error {
-		if op.Kind == traces.Error {
-			cut = &Cut{Path: path, Line: r.Line(), Msg: r.Symbols().String(op.Name)}
-			return errIncorrect
-		}
-		visit(op)
-		return nil
-	})
-	if cut != nil {
-		return cut, nil
-	}
-	return nil, err
-}
-
-// errIncorrect stops readCorrect at an error op.
-var errIncorrect = errors.New("not a correct execution")
-
 // TraceSamples are the samples of one trace, in trace order.
 type TraceSamples struct {
 	Path    string
@@ -116,7 +85,8 @@ type Sample struct {
 
 // Learn learns a spec from training traces, reading several at once. A
 // trace with an error op is not a correct execution: it is learned from
-// up to the error (readCorrect), and the result lists it as cut. An invalid trace (or one that cannot be read) stops
+// up to the error, without the failing task and its causes
+// (correctInvocations), and the result lists it as cut. An invalid trace (or one that cannot be read) stops
 // the run with its error.
 func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	if len(paths) == 0 {
@@ -161,6 +131,9 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	for _, o := range outcomes {
 		if o.cut != nil {
 			res.Cut = append(res.Cut, *o.cut)
+			if o.cut.Whole {
+				continue // nothing of it was learned
+			}
 		}
 		res.Traces++
 		res.Samples += o.samples
@@ -219,7 +192,8 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 	clear(w.names.cache)
 	var f io.Reader
 	out.name = path
-	if path == "-" {
+	stdinTrace := path == "-"
+	if stdinTrace {
 		out.name, f = traces.StdinName, stdin
 		if f == nil {
 			f = os.Stdin
@@ -241,13 +215,18 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
 	}
 	defer r.Close()
-	s := NewSampler(w.syms)
 	local := make(map[traces.Sym]*invariants.Learner)
-	cut, err := readCorrect(ctx, r, path, func(op *traces.Op) {
-		inv := s.Step(op)
-		if inv == nil {
-			return
+	var reopen func() (*traces.Reader, error)
+	if !stdinTrace {
+		reopen = func() (*traces.Reader, error) {
+			return traces.Open(path, traces.WithSymbols(w.syms))
 		}
+	}
+	reset := func() {
+		clear(local)
+		out.samples, out.kept = 0, nil
+	}
+	cut, err := correctInvocations(ctx, r, reopen, func() *Sampler { return NewSampler(w.syms) }, func(inv *Invocation, _ int) {
 		l := local[inv.Handler]
 		if l == nil {
 			l = invariants.NewLearner(w.cat)
@@ -265,7 +244,7 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 		if w.keep {
 			out.kept = append(out.kept, Sample{Handler: w.syms.String(inv.Handler), Vars: append([]invariants.Var(nil), w.vars...)})
 		}
-	})
+	}, reset)
 	if err != nil {
 		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
 	}

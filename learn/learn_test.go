@@ -239,6 +239,36 @@ func TestCutsTracesAtErrors(t *testing.T) {
 	if len(res.Spec.Inputs) != 2 {
 		t.Errorf("inputs %v, want both traces", res.Spec.Inputs)
 	}
+
+	// The error shows in a later event, which the bad tick posted: the
+	// failing task's causes are left out too, and what ran before them
+	// (the good tick) is learned.
+	res, err = Learn(context.Background(), []string{"testdata/traces/box.jsonl", "testdata/traces/errored-later.jsonl"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = res.Spec.Handler("Box.tick")
+	if len(res.Cut) != 1 || h.Samples != 41 {
+		t.Errorf("cut %v, Box.tick %d samples; want 1 cut and 41 samples", res.Cut, h.Samples)
+	}
+	if max := h.State.Vars["this.n"].Max; max != invariants.IntValue(5) {
+		t.Errorf("Box.tick: this.n up to %v, want 5: the tick that caused the failure was learned", max)
+	}
+
+	// From standard input, which cannot be read again, a trace with an
+	// error is left out whole.
+	f, err := os.Open("testdata/traces/errored-later.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err = Learn(context.Background(), []string{"testdata/traces/box.jsonl", "-"}, Options{Stdin: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cut) != 1 || !res.Cut[0].Whole || res.Traces != 1 || res.Spec.Handler("Box.tick").Samples != 40 {
+		t.Errorf("from stdin: cut %+v, %d traces, %d samples; want it whole, 1 trace, 40 samples", res.Cut, res.Traces, res.Spec.Handler("Box.tick").Samples)
+	}
 }
 
 func conditionTexts(sp *Spec) []string {

@@ -34,9 +34,11 @@ live-in that held in every invocation and are unlikely to have held by chance
 (thesis §5.3). A directory stands for the traces in it.
 
 A trace with an error op is not a correct execution: it is learned from up
-to the error (what ran before it is a correct execution as far as it goes;
-the invocation that failed gives no sample), and the summary lists it. An
-invalid trace stops the run with its file and line.
+to the error, without the failing event and the events that caused it
+(its sender, and so on: where the failure may have begun), and the summary
+lists it as cut. A trace read from standard input cannot be read twice:
+with an error op, it is left out whole. An invalid trace stops the run
+with its file and line.
 
 The spec (JSON) lists per handler its conditions, each with its support (the
 samples it was checked on) and its confidence (1 minus the chance that it
@@ -135,6 +137,10 @@ and samples there were, and how many conditions of each kind were learned.`,
 // printLearnSummary says what was learned from what.
 func printLearnSummary(w io.Writer, res *learn.Result, out, daikon string) {
 	for _, c := range res.Cut {
+		if c.Whole {
+			fmt.Fprintf(w, "left out %s: an error at line %d, and standard input cannot be read again to learn from what came before: %s\n", c.Path, c.Line, c.Msg)
+			continue
+		}
 		fmt.Fprintf(w, "cut %s:%d: learned from up to its error: %s\n", c.Path, c.Line, c.Msg)
 	}
 	sp := res.Spec

@@ -238,6 +238,10 @@ Example:
 			}
 			w := cmd.OutOrStdout()
 			for _, c := range res.Cut {
+				if c.Whole {
+					fmt.Fprintf(w, "left out %s: an error at line %d, and standard input cannot be read again: %s\n", c.Path, c.Line, c.Msg)
+					continue
+				}
 				fmt.Fprintf(w, "cut %s:%d: checked up to its error: %s\n", c.Path, c.Line, c.Msg)
 			}
 			never := 0
