@@ -49,7 +49,7 @@ recorded with their values by a load-time transform of the program's own
 files (not node_modules; --instrument adds files or packages). The program's
 output is not shown. APP is --app, or the program's file name. A run that
 throws, exits with a failing status or outlives --timeout is written and
-marked: learn skips it. Shuffled runs (--shuffled) delay timers and fs
+marked: learn uses it only up to the error. Shuffled runs (--shuffled) delay timers and fs
 callbacks by seeded random amounts, never breaking an order Node guarantees.
 
 Without a command, it runs one of licorice's benchmark apps (see --list) in
@@ -63,7 +63,7 @@ apart in time run in the other order too. Run i uses seed --seed+i; the same fla
 Node.js program, the same shuffling decisions: Node's own timing varies).
 
 It prints one line per run that crashed (an error op: the run is not a
-correct execution, and training skips it) with the harmful race it hit, and
+correct execution, and learning uses it only up to the error) with the harmful race it hit, and
 a summary. Other traces of the app already in DIR (from an earlier, longer
 batch) are left alone and reported on standard error.
 
