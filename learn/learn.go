@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/licorice-dev/licorice/internal/parallel"
 	"github.com/licorice-dev/licorice/invariants"
@@ -86,8 +87,13 @@ type Sample struct {
 // Learn learns a spec from training traces, reading several at once. A
 // trace with an error op is not a correct execution: it is learned from
 // up to the error, without the failing task and its causes
-// (correctInvocations), and the result lists it as cut. An invalid trace (or one that cannot be read) stops
-// the run with its error.
+// (correctInvocations), and the result lists it as cut. An invalid trace
+// (or one that cannot be read) stops the run with its error.
+//
+// Each trace is learned on its own, then merged into the one state of
+// all the traces read so far: the workers share it, so the learning state
+// is in memory once, not once per worker. Merges are exact in any order,
+// so the spec does not depend on which worker finished first.
 func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("learn: no training traces")
@@ -97,9 +103,10 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	}
 	workers := parallel.Workers(opts.Workers, len(paths))
 	outcomes := make([]traceOutcome, len(paths))
+	all := &learned{handlers: make(map[string]*handlerState)}
 	ws := make([]*worker, workers)
 	for i := range ws {
-		ws[i] = newWorker(opts.Catalog, opts.KeepSamples)
+		ws[i] = newWorker(opts.Catalog, opts.KeepSamples, all)
 	}
 	err := parallel.ForEach(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
 		outcomes[i] = ws[w].trace(ctx, paths[i], opts.Stdin)
@@ -110,18 +117,7 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	}
 
 	res := &Result{}
-	all := make(map[string]*handlerState)
-	for _, w := range ws {
-		for name, h := range w.handlers {
-			if a := all[name]; a != nil {
-				a.learner.Merge(h.learner)
-				a.traces += h.traces
-			} else {
-				all[name] = h
-			}
-		}
-	}
-	for name, h := range all {
+	for name, h := range all.handlers {
 		if n := h.learner.Unpaired(); n > 0 {
 			res.Unpaired = append(res.Unpaired, Unpaired{Handler: name, Samples: n, Handled: h.learner.Samples()})
 		}
@@ -142,8 +138,31 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		}
 		apps, inputs = append(apps, o.app), append(inputs, o.id)
 	}
-	res.Spec = newSpec(opts.Catalog, opts.params(), res.Traces, sortedSet(apps), sortedSet(inputs), all)
+	res.Spec = newSpec(opts.Catalog, opts.params(), res.Traces, sortedSet(apps), sortedSet(inputs), all.handlers)
 	return res, nil
+}
+
+// learned is the learning state of the traces read so far, by handler,
+// which the workers share.
+type learned struct {
+	mu       sync.Mutex
+	handlers map[string]*handlerState
+}
+
+// merge adds the learners of one trace, by handler symbol.
+func (a *learned) merge(syms *traces.Symbols, cat *invariants.Catalog, local map[traces.Sym]*invariants.Learner) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for sym, l := range local {
+		handler := syms.String(sym)
+		h := a.handlers[handler]
+		if h == nil {
+			h = &handlerState{learner: invariants.NewLearner(cat)}
+			a.handlers[handler] = h
+		}
+		h.learner.Merge(l)
+		h.traces++
+	}
 }
 
 type handlerState struct {
@@ -170,17 +189,17 @@ func sortedSet(s []string) []string {
 // worker learns from one trace at a time, into its own handler states,
 // with one Symbols table that it empties before each trace.
 type worker struct {
-	cat      *invariants.Catalog
-	syms     *traces.Symbols
-	names    *Names
-	keep     bool
-	handlers map[string]*handlerState
-	vars     []invariants.Var
+	cat   *invariants.Catalog
+	syms  *traces.Symbols
+	names *Names
+	keep  bool
+	all   *learned // where each trace's learners go
+	vars  []invariants.Var
 }
 
-func newWorker(cat *invariants.Catalog, keep bool) *worker {
+func newWorker(cat *invariants.Catalog, keep bool, all *learned) *worker {
 	syms := traces.NewSymbols()
-	return &worker{cat: cat, syms: syms, names: NewNames(syms), keep: keep, handlers: make(map[string]*handlerState)}
+	return &worker{cat: cat, syms: syms, names: NewNames(syms), keep: keep, all: all}
 }
 
 // trace learns from the trace at path ("-": stdin, or os.Stdin if nil).
@@ -261,15 +280,6 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 		return traceOutcome{err: fmt.Errorf("learn: read %s: %w", path, err)}
 	}
 	out.id = hex.EncodeToString(hash.Sum(nil)[:8])
-	for sym, l := range local {
-		handler := w.syms.String(sym)
-		h := w.handlers[handler]
-		if h == nil {
-			h = &handlerState{learner: invariants.NewLearner(w.cat)}
-			w.handlers[handler] = h
-		}
-		h.learner.Merge(l)
-		h.traces++
-	}
+	w.all.merge(w.syms, w.cat, local)
 	return out
 }
