@@ -121,8 +121,9 @@ type Condition struct {
 	Body       string   `json:"body"`    // "this.dataHub != null"
 	Template   string   `json:"template"`
 	Vars       []string `json:"vars"`
-	Support    int64    `json:"support"`    // samples it was learned from
-	Confidence float64  `json:"confidence"` // 1 - the chance it held by accident
+	Guard      string   `json:"guard,omitempty"` // an implication's guard: "guard ==> body's condition"
+	Support    int64    `json:"support"`         // samples it was learned from
+	Confidence float64  `json:"confidence"`      // 1 - the chance it held by accident
 }
 
 // Instance is one finding: a pair of events of one trace.
@@ -363,7 +364,7 @@ func weak(template string) bool {
 func conditionOf(c *learn.Condition) Condition {
 	return Condition{
 		Text: c.Text(), Handler: c.Handler, Body: c.Body(), Template: c.Template,
-		Vars: c.Vars, Support: c.Support, Confidence: c.Confidence,
+		Vars: c.Vars, Guard: c.Guard, Support: c.Support, Confidence: c.Confidence,
 	}
 }
 
