@@ -13,7 +13,7 @@ import (
 func TestImplications(t *testing.T) {
 	guarded := func(active bool, buffer Value, n int) []Var {
 		return []Var{
-			{Name: "active", Val: BoolValue(active), Tested: true},
+			{Name: "active", Val: BoolValue(active), Tested: true, Flag: true},
 			{Name: "buffer", Val: buffer, Group: 1},
 			{Name: "n", Val: IntValue(int64(n)), Group: 2},
 		}
@@ -80,6 +80,17 @@ func TestImplications(t *testing.T) {
 	st.Guards["active"].Guards = map[string]*State{"x": {}}
 	if _, err := NewLearnerFromState(Builtins(), &st); err == nil {
 		t.Error("a guard's state with guards of its own was accepted")
+	}
+
+	// A guard that one sample compared (if (active < limit)) rather than
+	// tested for its truth: "active ==> ..." would not say what the
+	// handler tested, so there is no implication.
+	compared := append(slices.Clone(samples), []Var{
+		{Name: "active", Val: BoolValue(true), Tested: true},
+		{Name: "buffer", Val: ref(99), Group: 1},
+	})
+	if got := inferredTexts(learnEach(Builtins(), compared...)); slices.Contains(got, want) {
+		t.Errorf("with a compared guard, learned %q", got)
 	}
 }
 

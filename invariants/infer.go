@@ -59,7 +59,9 @@ func (l *Learner) Infer(opts Options) []*Condition {
 
 // implications returns, guard by guard (in name order), the conditions
 // learned from the samples in which the guard was true that the
-// handler's own conditions (uncond) do not already say: "g ==> c".
+// handler's own conditions (uncond) do not already say: "g ==> c". A
+// guard some test compared rather than tested for its truth (if (i < n))
+// gives none: "g" would not say what the handler tested.
 func (l *Learner) implications(opts Options, uncond []*Condition) []*Condition {
 	if len(l.guards) == 0 {
 		return nil
@@ -75,6 +77,9 @@ func (l *Learner) implications(opts Options, uncond []*Condition) []*Condition {
 	slices.Sort(names)
 	var out []*Condition
 	for _, g := range names {
+		if vs := l.vars[g]; vs == nil || vs.Flags != vs.Tested {
+			continue
+		}
 		for _, c := range l.guards[g].Infer(opts) {
 			if !known[c.Text()] {
 				c.Guard = g

@@ -18,7 +18,8 @@ type Var struct {
 	Group   int32
 	Deref   bool
 	Guarded bool // tested for null
-	Tested  bool // tested as a condition (a guard)
+	Tested  bool // read by a test (a guard)
+	Flag    bool // tested for its own truth only (if (flag)), not compared
 }
 
 // VarState is what a learner keeps about one datum.
@@ -190,7 +191,7 @@ type Learner struct {
 	// unpaired counts the samples with more than MaxPairGroup data of one
 	// type, whose pairs of that type were not learned.
 	unpaired int64
-	// guards holds, for each datum tested as a condition (Var.Tested), a
+	// guards holds, for each datum tested for its truth (Var.Flag), a
 	// learner of the samples in which it was true, without it: what the
 	// handler relies on when the guard holds (implications). A guard's
 	// learner has no guards of its own (sub).
@@ -232,7 +233,7 @@ func (l *Learner) Add(vars []Var) {
 			vs = &VarState{}
 			l.vars[v.Name] = vs
 		}
-		vs.add(v.Val, v.Deref, v.Guarded, v.Tested)
+		vs.add(v.Val, v.Deref, v.Guarded, v.Tested, v.Flag)
 		for _, t := range l.cat.unary {
 			if _, ok := t.user.opType(v.Val, Value{}, 1); ok {
 				userState(&vs.User, t.Name).add(t.user, v.Val, Value{})
@@ -275,7 +276,7 @@ func (l *Learner) Add(vars []Var) {
 	}
 	for i := range vars {
 		g := &vars[i]
-		if !g.Tested || !Truthy(g.Val) {
+		if !g.Flag || !Truthy(g.Val) {
 			continue
 		}
 		l.scratch = append(append(l.scratch[:0], vars[:i]...), vars[i+1:]...)

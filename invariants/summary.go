@@ -34,7 +34,8 @@ type Summary struct {
 	Zero   int64 `json:"zero,omitempty"`   // numbers equal to 0
 	Deref  int64 `json:"deref,omitempty"`  // samples in which the pointer was dereferenced
 	Guard  int64 `json:"guard,omitempty"`  // samples in which the pointer was tested for null
-	Tested int64 `json:"tested,omitempty"` // samples in which the datum was tested as a condition
+	Tested int64 `json:"tested,omitempty"` // samples in which a test read the datum
+	Flags  int64 `json:"flags,omitempty"`  // of those, the ones whose every test was of its truth
 
 	// Min and Max are the extreme numbers (NaN aside), MinN and MaxN how
 	// many samples hit them, MinRuns and MaxRuns in how many runs.
@@ -51,12 +52,12 @@ type Summary struct {
 }
 
 // Add records one value. An Absent value is no sample.
-func (s *Summary) Add(v Value) { s.add(v, false, false, false) }
+func (s *Summary) Add(v Value) { s.add(v, false, false, false, false) }
 
 // add records one value; deref says the datum was dereferenced in this
-// sample, guarded that it was tested for null, tested that it was tested
-// as a condition.
-func (s *Summary) add(v Value, deref, guarded, tested bool) {
+// sample, guarded that it was tested for null, tested that a test read
+// it, flag that every such test was of its truth.
+func (s *Summary) add(v Value, deref, guarded, tested, flag bool) {
 	if v.kind == Absent {
 		return
 	}
@@ -66,6 +67,9 @@ func (s *Summary) add(v Value, deref, guarded, tested bool) {
 	}
 	if tested {
 		s.Tested++
+		if flag {
+			s.Flags++
+		}
 	}
 	if guarded {
 		s.Guard++
@@ -162,6 +166,7 @@ func (s *Summary) Merge(o *Summary) {
 	s.Deref += o.Deref
 	s.Guard += o.Guard
 	s.Tested += o.Tested
+	s.Flags += o.Flags
 	if o.MinN > 0 {
 		s.addBounds(o.Min, o.MinN, o.MinRuns, o.Max, o.MaxN, o.MaxRuns)
 	}
@@ -191,7 +196,7 @@ func (s *Summary) distinct() ([]Value, bool) {
 // validate checks that a stored summary is one that Add and Merge could
 // have built, so that inference never meets an impossible state.
 func (s *Summary) validate() error {
-	counts := []int64{s.N, s.Null, s.Ref, s.Int, s.Float, s.Bool, s.String, s.NaN, s.Zero, s.Deref, s.Guard, s.Tested, s.MinN, s.MaxN, s.MinRuns, s.MaxRuns}
+	counts := []int64{s.N, s.Null, s.Ref, s.Int, s.Float, s.Bool, s.String, s.NaN, s.Zero, s.Deref, s.Guard, s.Tested, s.Flags, s.MinN, s.MaxN, s.MinRuns, s.MaxRuns}
 	for _, c := range counts {
 		if c < 0 {
 			return fmt.Errorf("negative count")
@@ -202,7 +207,7 @@ func (s *Summary) validate() error {
 	}
 	numbers := s.Int + s.Float - s.NaN
 	switch {
-	case s.NaN > s.Float, s.Zero > numbers, s.Deref > s.N, s.Guard > s.N, s.Tested > s.N:
+	case s.NaN > s.Float, s.Zero > numbers, s.Deref > s.N, s.Guard > s.N, s.Tested > s.N, s.Flags > s.Tested:
 		return fmt.Errorf("inconsistent counts")
 	case numbers > 0 && (s.MinN < 1 || s.MaxN < 1 || s.MinRuns < 1 || s.MaxRuns < 1 || !s.Min.IsNumber() || !s.Max.IsNumber() ||
 		s.Min.IsNaN() || s.Max.IsNaN() || Compare(s.Min, s.Max) > 0 || s.MinN > numbers || s.MaxN > numbers):

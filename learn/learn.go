@@ -255,7 +255,7 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 		for _, b := range inv.Bindings {
 			w.vars = append(w.vars, invariants.Var{
 				Name: w.names.String(b.Name), Val: invariants.FromTrace(b.Val, w.syms), Group: b.Group,
-				Deref: b.Deref, Guarded: b.Guarded, Tested: b.Tested,
+				Deref: b.Deref, Guarded: b.Guarded, Tested: b.Tested, Flag: b.Flag,
 			})
 		}
 		l.Add(w.vars)

@@ -34,8 +34,10 @@ type Binding struct {
 	Deref bool // the invocation dereferenced the value it read
 	// Guarded marks a pointer the invocation tested for null (a branch op
 	// with cond null or nonnull after reading it live-in), Tested a datum
-	// it tested as a condition (cond true: a guard).
-	Guarded, Tested bool
+	// a test of the invocation read (cond true: a guard), Flag one whose
+	// every such test was of its own truth (the outcome was the value's
+	// truthiness: `if (flag)`, not `if (i < n)`).
+	Guarded, Tested, Flag bool
 	// Extra marks a field the event did not access, of an object it read
 	// live-in, in the same abstract type as a field it read (thesis §5.3.3).
 	Extra bool
@@ -148,6 +150,7 @@ type read struct {
 	deref   bool
 	guarded bool
 	tested  bool
+	notFlag bool // some test of it had another outcome than its truth
 }
 
 // NewSampler returns a sampler for a trace whose Syms come from syms.
@@ -232,7 +235,9 @@ func (s *Sampler) Step(op *traces.Op) *Invocation {
 			f := sc.frames[len(sc.frames)-1]
 			if i, ok := f.index[op.Loc]; ok {
 				if op.Cond == traces.CondTrue {
-					f.reads[i].tested = true
+					r := &f.reads[i]
+					r.tested = true
+					r.notFlag = r.notFlag || op.Taken != s.truthy(r.val)
 				} else {
 					f.reads[i].guarded = true
 				}
@@ -296,6 +301,7 @@ func (f *frame) addRead(r read) {
 		f.reads[i].deref = f.reads[i].deref || r.deref
 		f.reads[i].guarded = f.reads[i].guarded || r.guarded
 		f.reads[i].tested = f.reads[i].tested || r.tested
+		f.reads[i].notFlag = f.reads[i].notFlag || r.notFlag
 		return
 	}
 	f.index[r.loc] = int32(len(f.reads))
@@ -342,7 +348,7 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 		}
 		g := s.group(r.loc)
 		inv.Bindings = append(inv.Bindings, Binding{
-			Name: s.nameOf(r.loc, this), Loc: r.loc, Val: r.val, Group: g, Deref: r.deref, Guarded: r.guarded, Tested: r.tested,
+			Name: s.nameOf(r.loc, this), Loc: r.loc, Val: r.val, Group: g, Deref: r.deref, Guarded: r.guarded, Tested: r.tested, Flag: r.tested && !r.notFlag,
 		})
 		o := owner{r.loc.Obj, r.loc.Static}
 		gs, seen := s.ogroup[o]
@@ -513,4 +519,22 @@ func (s *Sampler) group(loc traces.Location) int32 {
 		s.groups[r] = g
 	}
 	return g
+}
+
+// truthy reports whether v counts as true in a test (invariants.Truthy).
+func (s *Sampler) truthy(v traces.Value) bool {
+	switch v.Kind() {
+	case traces.BoolValue:
+		return v.Bool()
+	case traces.RefValue:
+		return true
+	case traces.IntValue:
+		return v.Int() != 0
+	case traces.FloatValue:
+		f := v.Float()
+		return f == f && f != 0
+	case traces.StringValue:
+		return s.syms.String(v.Sym()) != ""
+	}
+	return false
 }

@@ -64,7 +64,7 @@ func describeWith(t *testing.T, path string, want func(handler, field traces.Sym
 			for _, f := range []struct {
 				on   bool
 				name string
-			}{{bd.Deref, "deref"}, {bd.Guarded, "guarded"}, {bd.Tested, "tested"}, {bd.Extra, "extra"}} {
+			}{{bd.Deref, "deref"}, {bd.Guarded, "guarded"}, {bd.Tested, "tested"}, {bd.Flag, "flag"}, {bd.Extra, "extra"}} {
 				if f.on {
 					b.WriteString(" " + f.name)
 				}
@@ -113,7 +113,9 @@ func valueText(v traces.Value, syms *traces.Symbols) string {
 //     (not [1]: elements are separate data);
 //     name is another type; the same field of two objects of a site shares
 //     a type; a null test marks a read guarded, a guard (cond true)
-//     tested, a pointer comparison (eq) neither.
+//     tested, and a flag if its outcome was the value's truth (mark's 0,
+//     not taken) but not if it was not (limit's 17, not taken: a
+//     comparison), a pointer comparison (eq) neither.
 func TestSampler(t *testing.T) {
 	files, err := filepath.Glob("testdata/sampler/*.jsonl")
 	if err != nil || len(files) == 0 {
