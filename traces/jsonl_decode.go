@@ -815,12 +815,9 @@ func (p *fieldParser) fill(op *Op) *LineError {
 		}
 		if op.Kind == Read {
 			op.Deref, le = p.flag(keyDeref)
-			return le
+		} else if op.Init, le = p.flag(keyInit); le == nil {
+			op.Update, le = p.flag(keyUpdate)
 		}
-		if op.Init, le = p.flag(keyInit); le != nil {
-			return le
-		}
-		op.Update, le = p.flag(keyUpdate)
 	case Relate:
 		if op.Loc, le = p.datum(keyA); le != nil {
 			return le
