@@ -96,7 +96,7 @@ func Demo(ctx context.Context, w io.Writer, cfg DemoConfig) error {
 			crashed++
 		}
 	}
-	d.para("   → ", fmt.Sprintf("%d correct executions; %d runs crashed (they hit a bug) and are left out of learning.", len(train)-crashed, crashed))
+	d.para("   → ", fmt.Sprintf("%d correct executions; %d runs crashed (they hit a bug): learning uses them up to the error, without the events that led to it.", len(train)-crashed, crashed))
 
 	// 2. Learning.
 	d.para("2. ", "Learn, for every event handler, the conditions that held every time it ran.")

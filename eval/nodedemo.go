@@ -87,7 +87,7 @@ func NodeDemo(ctx context.Context, w io.Writer, cfg NodeDemoConfig) error {
 			crashed++
 		}
 	}
-	d.para("   → ", fmt.Sprintf("%d correct executions; %d runs crashed (they hit the bug) and are left out of learning.", len(train)-crashed, crashed))
+	d.para("   → ", fmt.Sprintf("%d correct executions; %d runs crashed (they hit the bug): learning uses them up to the error, without the callbacks that led to it.", len(train)-crashed, crashed))
 
 	d.para("2. ", "Learn, for every handler, the conditions that held every time it ran.")
 	res, err := learn.Learn(ctx, trainFiles, learn.Options{})
