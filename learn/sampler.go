@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/licorice-dev/licorice/invariants"
 	"github.com/licorice-dev/licorice/traces"
 )
 
@@ -237,7 +238,7 @@ func (s *Sampler) Step(op *traces.Op) *Invocation {
 				if op.Cond == traces.CondTrue {
 					r := &f.reads[i]
 					r.tested = true
-					r.notFlag = r.notFlag || op.Taken != s.truthy(r.val)
+					r.notFlag = r.notFlag || op.Taken != invariants.Truthy(invariants.FromTrace(r.val, s.syms))
 				} else {
 					f.reads[i].guarded = true
 				}
@@ -519,22 +520,4 @@ func (s *Sampler) group(loc traces.Location) int32 {
 		s.groups[r] = g
 	}
 	return g
-}
-
-// truthy reports whether v counts as true in a test (invariants.Truthy).
-func (s *Sampler) truthy(v traces.Value) bool {
-	switch v.Kind() {
-	case traces.BoolValue:
-		return v.Bool()
-	case traces.RefValue:
-		return true
-	case traces.IntValue:
-		return v.Int() != 0
-	case traces.FloatValue:
-		f := v.Float()
-		return f == f && f != 0
-	case traces.StringValue:
-		return s.syms.String(v.Sym()) != ""
-	}
-	return false
 }

@@ -520,16 +520,7 @@ func (e *specWriter) handler(h *Handler, end string) {
 		e.field(4, "samples", st.Samples, comma(0, parts))
 		if len(st.Vars) > 0 {
 			part++
-			e.line(4, `"vars": {`)
-			names := make([]string, 0, len(st.Vars))
-			for n := range st.Vars {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			for i, n := range names {
-				e.field(5, n, st.Vars[n], comma(i, len(names)))
-			}
-			e.line(4, "}"+comma(part-1, parts))
+			writeObject(e, "vars", st.Vars, comma(part-1, parts))
 		}
 		if len(st.Pairs) > 0 {
 			part++
@@ -540,16 +531,22 @@ func (e *specWriter) handler(h *Handler, end string) {
 			e.line(4, "]"+comma(part-1, parts))
 		}
 		if len(st.Guards) > 0 {
-			e.line(4, `"guards": {`)
-			names := slices.Sorted(maps.Keys(st.Guards))
-			for i, g := range names {
-				e.field(5, g, st.Guards[g], comma(i, len(names)))
-			}
-			e.line(4, "}")
+			writeObject(e, "guards", st.Guards, "")
 		}
 		e.line(3, "}")
 	}
 	e.line(2, "}"+end)
+}
+
+// writeObject writes a state's map as a field at depth 4, one entry per
+// line in key order; end follows its closing brace.
+func writeObject[V any](e *specWriter, name string, m map[string]V, end string) {
+	e.line(4, `"`+name+`": {`)
+	keys := slices.Sorted(maps.Keys(m))
+	for i, k := range keys {
+		e.field(5, k, m[k], comma(i, len(keys)))
+	}
+	e.line(4, "}"+end)
 }
 
 func conditionToJSON(c *Condition) conditionJSON {

@@ -193,6 +193,24 @@ func (f *field) update(v traces.Value, src traces.Sym) {
 	rt.step()
 }
 
+// test records a test of the field, value v, by the app's call c: the
+// read, then a branch at the line of the test that, when taken, jumps to
+// the next line (for a pointer, an if-nez: taken if it is not null).
+func (f *field) test(v traces.Value, cond traces.BranchCond, taken bool, c caller) {
+	rt := f.bound()
+	s := rt.names.site(c)
+	if rt.opts.NoSource {
+		s.src = traces.NoSym
+	}
+	f.access(traces.Read, v, false, s.src)
+	t := rt.running("a test")
+	op := rt.newOp(traces.Branch, t)
+	op.Loc, op.Cond, op.Taken = f.loc, cond, taken
+	op.PC, op.Target, op.Src = int64(s.line), int64(s.line)+1, s.src
+	rt.emit(op)
+	rt.step()
+}
+
 // relate records that two fields met in a comparison or arithmetic.
 func (f *field) relate(g *field, via traces.RelateVia, src traces.Sym) {
 	rt := f.bound()
@@ -348,18 +366,7 @@ func (x *Bool) Get() bool {
 //
 //go:noinline
 func (x *Bool) Test() bool {
-	rt := x.bound()
-	s := rt.names.site(appCaller())
-	if rt.opts.NoSource {
-		s.src = traces.NoSym
-	}
-	x.access(traces.Read, traces.Bool(x.v), false, s.src)
-	t := rt.running("a test")
-	op := rt.newOp(traces.Branch, t)
-	op.Loc, op.Cond, op.Taken = x.loc, traces.CondTrue, x.v
-	op.PC, op.Target, op.Src = int64(s.line), int64(s.line)+1, s.src
-	rt.emit(op)
-	rt.step()
+	x.test(traces.Bool(x.v), traces.CondTrue, x.v, appCaller())
 	return x.v
 }
 
@@ -443,7 +450,7 @@ func (x *Ptr[T]) Set(p *T) { x.p = p; x.access(traces.Write, ref(p), false, x.sr
 //
 //go:noinline
 func (x *Ptr[T]) NotNull() bool {
-	x.test(x.p != nil, appCaller())
+	x.test(ref(x.p), traces.CondNonNull, x.p != nil, appCaller())
 	return x.p != nil
 }
 
@@ -451,26 +458,8 @@ func (x *Ptr[T]) NotNull() bool {
 //
 //go:noinline
 func (x *Ptr[T]) IsNull() bool {
-	x.test(x.p != nil, appCaller())
+	x.test(ref(x.p), traces.CondNonNull, x.p != nil, appCaller())
 	return x.p == nil
-}
-
-// test records a pointer test by the app's call c: the read of the
-// pointer, then a branch: an if-nez at the line of the test that, when
-// taken (the pointer is not null), jumps to the next line.
-func (x *Ptr[T]) test(nonNull bool, c caller) {
-	rt := x.bound()
-	s := rt.names.site(c)
-	if rt.opts.NoSource {
-		s.src = traces.NoSym
-	}
-	x.access(traces.Read, ref(x.p), false, s.src)
-	t := rt.running("a pointer test")
-	op := rt.newOp(traces.Branch, t)
-	op.Loc, op.Cond, op.Taken = x.loc, traces.CondNonNull, nonNull
-	op.PC, op.Target, op.Src = int64(s.line), int64(s.line)+1, s.src
-	rt.emit(op)
-	rt.step()
 }
 
 // ref is the value of a pointer to a heap object.
