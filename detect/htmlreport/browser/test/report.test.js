@@ -28,11 +28,29 @@ const args = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 let browser;
 let tmp;
 
+// launch starts Chromium, trying again twice: on a fresh CI machine its
+// first start has crashed (SIGSEGV within 50 ms, before any page), which
+// says nothing about the reports under test. A browser that never starts
+// fails the tests with the last error.
+async function launch() {
+  let last;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      return await chromium.launch({ executablePath, args });
+    } catch (e) {
+      last = e;
+      console.error(`chromium did not start (attempt ${attempt} of 3): ${e.message.split('\n')[0]}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  throw last;
+}
+
 before(async () => {
   if (!fs.existsSync(executablePath)) {
     throw new Error(`no Chromium at ${executablePath}: install Debian's chromium (apt-get install chromium), or set LICORICE_CHROMIUM to a Chromium binary`);
   }
-  browser = await chromium.launch({ executablePath, args });
+  browser = await launch();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'licorice-browser-'));
 });
 
