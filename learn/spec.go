@@ -665,7 +665,10 @@ func parseSpec(name string, data []byte, opts ReadOptions) (*Spec, error) {
 	var light specJSONOf[*stateNames]
 	var err error
 	if opts.SkipState {
-		err = decodeSpec(name, data, &light)
+		if err = decodeSpecSkim(data, &light); err != nil {
+			light = specJSONOf[*stateNames]{}
+			err = decodeSpec(name, data, &light)
+		}
 	} else {
 		err = decodeSpec(name, data, &j)
 	}

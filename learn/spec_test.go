@@ -210,9 +210,10 @@ func FuzzParseSpec(f *testing.F) {
 	})
 }
 
-// FuzzDecodeSpecStream: the handler-at-a-time decoder accepts only what
-// decoding the document at once accepts, and reads the same from it; it
-// may refuse more (the caller then decodes at once, which places errors).
+// FuzzDecodeSpecStream: the handler-at-a-time decoder and the skimming
+// one (ReadOptions.SkipState) accept only what decoding the document at
+// once accepts, and read the same from it; they may refuse more (the
+// caller then decodes at once, which places errors).
 func FuzzDecodeSpecStream(f *testing.F) {
 	f.Add([]byte(goodSpec))
 	if b, err := os.ReadFile(filepath.Join("..", "cmd", "licorice", "testdata", "learn", "box.spec.json")); err == nil {
@@ -224,6 +225,10 @@ func FuzzDecodeSpecStream(f *testing.F) {
 		`{"licorice_spec": 1, "handlers": [], "handlers": [{"handler": "A.b"}]}`,
 		`{"licorice_spec": 1, "handlers": []} {}`,
 		`{"licorice_spec": 1, "handlers": [{"handler": "A.b", "extra": 1}]}`,
+		`{"licorice_spec": 1, "handlers": [{"handler": "A.b", "state": {"vars": {"a": 1}}, "state": {"samples": 2, "vars": {"b": {}}}}]}`,
+		`{"licorice_spec": 1, "handlers": [{"handler": "A.b", "state": {"vars": {"a": 1}}, "state": null}]}`,
+		`{"licorice_spec": 1, "handlers": [{"handler": "A.b", "state": {"vars": null}}]}`,
+		`{"licorice_spec": 1, "handlers": [{"handler": "A.b", "state": {"pairs": [1, {"x": [}]}}]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -246,5 +251,35 @@ func FuzzDecodeSpecStream(f *testing.F) {
 		check(&s1, &w1, decodeSpecStream(data, &s1))
 		var s2, w2 specJSONOf[*stateNames]
 		check(&s2, &w2, decodeSpecStream(data, &s2))
+		var s3, w3 specJSONOf[*stateNames]
+		check(&s3, &w3, decodeSpecSkim(data, &s3))
 	})
+}
+
+// TestSkimReadsWrittenSpecs: the fast reader of ReadOptions.SkipState
+// takes what licorice writes (were it to refuse it, reading would fall
+// back to the slow decoder and still work, only slowly).
+func TestSkimReadsWrittenSpecs(t *testing.T) {
+	box, err := os.ReadFile(filepath.Join("..", "cmd", "licorice", "testdata", "learn", "box.spec.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := ParseSpec("box.spec.json", box)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := encode(t, sp)
+	var light specJSONOf[*stateNames]
+	if err := decodeSpecSkim(written, &light); err != nil {
+		t.Fatalf("the skimming reader refuses a written spec: %v", err)
+	}
+	var names int
+	for _, h := range light.Handlers {
+		if h.State != nil {
+			names += len(h.State.Vars)
+		}
+	}
+	if len(light.Handlers) != len(sp.Handlers) || names == 0 {
+		t.Fatalf("read %d handlers and %d data names, want %d handlers and some names", len(light.Handlers), names, len(sp.Handlers))
+	}
 }

@@ -61,17 +61,32 @@ func readFrom(r io.Reader, path string, size, limit int64, what string, object b
 			return nil, fmt.Errorf("%s: not %s (a JSON object): %w", path, what, err)
 		}
 	}
-	var buf bytes.Buffer
+	// A file of known size is read into a slice one byte larger, which
+	// the end of file then finds unfilled: bytes.Buffer would double a
+	// large spec's buffer (and clear the new half) to make room for a
+	// read that returns nothing.
+	n := 512
 	if size >= 0 {
-		buf.Grow(int(size) + 1)
+		n = int(size) + 1
 	}
-	if _, err := buf.ReadFrom(br); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+	buf := make([]byte, 0, n)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := br.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
 	}
-	if int64(buf.Len()) > limit {
+	if int64(len(buf)) > limit {
 		return nil, tooLarge(path, limit, what)
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 // startsObject checks, without consuming it, that what br holds begins
