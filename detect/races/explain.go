@@ -84,11 +84,18 @@ const maxScan = 1 << 12
 // why. It streams the trace once and keeps only what a chain from the
 // first event's end can pass through, so it works on traces of any size.
 func Explain(ctx context.Context, r *traces.Reader, a, b string, window time.Duration) (*Explanation, error) {
+	return explain(ctx, r, a, b, window, minCompact)
+}
+
+// explain is Explain, compacting the search's nodes from compactAt nodes
+// on (minCompact; tests compact far more often).
+func explain(ctx context.Context, r *traces.Reader, a, b string, window time.Duration, compactAt int32) (*Explanation, error) {
 	if a == b {
 		return nil, fmt.Errorf("explain: the two events are the same (%s)", a)
 	}
 	syms := r.Symbols()
 	x := newExplainer(syms, syms.Intern(a), syms.Intern(b), window)
+	x.minCompact, x.nextCompact = compactAt, compactAt
 	x.eng.SetFile(r.Name())
 	err := traces.EachAhead(ctx, r, func(op *traces.Op) error {
 		if err := x.step(op, r.Line()); err != nil {
@@ -153,6 +160,13 @@ type explainer struct {
 	computing map[*xEvent]bool // run(E) being computed (guards the recursion)
 
 	recent []*xEvent // the latest events that ended, for the concurrency explanation
+	// firstBegins are the first begins the search reached (at most
+	// four), for the concurrency explanation.
+	firstBegins []int32
+
+	gen         uint32 // of the current walk of compact (explaincompact.go)
+	nextCompact int32  // compact when there are this many nodes
+	minCompact  int32  // the fewest nodes to compact (minCompact; less in tests)
 }
 
 // xNode is an operation the search reached: the finish of src, or an
@@ -196,6 +210,8 @@ type xEvent struct {
 	resolved bool
 	runTime  asyncclock.Time // the time of run(E), if the engine still tracked it then
 	runKnown bool
+
+	gen uint32 // the last walk of compact that visited it
 }
 
 type xThread struct {
@@ -221,27 +237,30 @@ type xTask struct {
 	th   *xThread
 	ev   *xEvent // nil for a thread's own task
 	best int32   // its reached op of the least distance so far (PO), -1 if none
+	gen  uint32  // the last walk of compact that visited it
 }
 
 func newExplainer(syms *traces.Symbols, a, b traces.Sym, window time.Duration) *explainer {
 	return &explainer{
-		eng:       asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true}),
-		syms:      syms,
-		window:    float64(window) / float64(time.Millisecond),
-		a:         a,
-		b:         b,
-		events:    make(map[traces.Sym]*xEvent),
-		threads:   make(map[traces.Sym]*xThread),
-		queues:    make(map[traces.Sym]*xQueue),
-		tasks:     make(map[traces.Sym]*xTask),
-		handles:   make(map[traces.Sym]int32),
-		forks:     make(map[traces.Sym]int32),
-		ends:      make(map[traces.Sym]int32),
-		signals:   aging{old: -1},
-		threadEnd: aging{old: -1},
-		external:  -1,
-		target:    -1,
-		computing: make(map[*xEvent]bool),
+		eng:         asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true}),
+		syms:        syms,
+		window:      float64(window) / float64(time.Millisecond),
+		a:           a,
+		b:           b,
+		events:      make(map[traces.Sym]*xEvent),
+		threads:     make(map[traces.Sym]*xThread),
+		queues:      make(map[traces.Sym]*xQueue),
+		tasks:       make(map[traces.Sym]*xTask),
+		handles:     make(map[traces.Sym]int32),
+		forks:       make(map[traces.Sym]int32),
+		ends:        make(map[traces.Sym]int32),
+		signals:     aging{old: -1},
+		threadEnd:   aging{old: -1},
+		external:    -1,
+		target:      -1,
+		computing:   make(map[*xEvent]bool),
+		nextCompact: minCompact,
+		minCompact:  minCompact,
 	}
 }
 
@@ -273,6 +292,9 @@ func (x *explainer) add(c candidate, op *traces.Op, aux traces.Sym, ev *xEvent) 
 		return -1
 	}
 	n := x.node(xNode{line: int32(x.line), dist: c.dist, pred: c.pred, rule: c.rule, kind: op.Kind, task: op.Task, aux: aux, ev: ev})
+	if op.Kind == traces.Begin && len(x.firstBegins) < 4 {
+		x.firstBegins = append(x.firstBegins, n)
+	}
 	if t := x.tasks[op.Task]; t != nil && (t.best < 0 || c.dist < x.nodes.at(t.best).dist) {
 		t.best = n
 	}
@@ -315,6 +337,7 @@ func (x *explainer) po(t *xTask) candidate {
 }
 
 func (x *explainer) step(op *traces.Op, line int) error {
+	x.maybeCompact()
 	if err := x.eng.Step(op, line); err != nil {
 		return err
 	}
@@ -522,8 +545,10 @@ func (x *explainer) end(op *traces.Op, t *xTask) {
 			x.reached(e)
 		}
 	}
-	if e.endNode < 0 && e.id != x.a && e.id != x.b {
-		delete(x.events, e.id) // nothing can pass through it
+	if e.id != x.a && e.id != x.b {
+		// No later op names it: what the search may still pass
+		// through is filed by distance (reached).
+		delete(x.events, e.id)
 	}
 }
 
@@ -566,6 +591,11 @@ func addByDist(b [][]*xEvent, d int32, e *xEvent) [][]*xEvent {
 	for int(d) >= len(b) {
 		b = append(b, nil)
 	}
+	// The rules that look here scan the newest maxScan events of a
+	// distance: older ones are dropped.
+	if len(b[d]) == 2*maxScan {
+		b[d] = append(b[d][:0:0], b[d][maxScan:]...)
+	}
 	b[d] = append(b[d], e)
 	return b
 }
@@ -578,7 +608,9 @@ func (x *explainer) priority(c *candidate, e *xEvent) {
 			break
 		}
 		for i, n := len(evs)-1, 0; i >= 0 && n < maxScan; i, n = i-1, n+1 {
-			if p := evs[i]; p != e && e.sendTime.Covers(p.sendEpoch) && table31(p, e) {
+			// A send that happens before e's is earlier in the trace:
+			// the line rules most out before the vector is looked at.
+			if p := evs[i]; p.sendLine < e.sendLine && e.sendTime.Covers(p.sendEpoch) && table31(p, e) {
 				x.offer(c, p.endNode, asyncclock.Priority)
 				break
 			}
@@ -753,6 +785,15 @@ func (x *explainer) resolved() {
 		e := batch[i]
 		batch = slices.Delete(batch, i, i+1)
 		x.settle(e)
+		if e.id != x.a && e.id != x.b {
+			// As at an end: no later op names it, and only an
+			// at-front event's send time is asked again.
+			delete(x.events, e.id)
+			if e.kind != traces.AtFront {
+				e.sendTime = asyncclock.Time{}
+			}
+			e.runTime = asyncclock.Time{}
+		}
 	}
 }
 

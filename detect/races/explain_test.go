@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -18,16 +19,27 @@ import (
 	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
+// explainText explains a and b in the trace text twice: as Explain does,
+// and compacting the search's nodes whenever they double from 2 on, which
+// must change nothing.
 func explainText(t testing.TB, text, a, b string, window time.Duration) (*Explanation, error) {
 	t.Helper()
 	if !strings.HasPrefix(text, `{"licorice_trace"`) {
 		text = `{"licorice_trace":1}` + "\n" + strings.TrimLeft(text, "\n")
 	}
-	r, err := traces.NewReader(strings.NewReader(text), traces.WithName("test.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	var exs [2]*Explanation
+	var errs [2]error
+	for i, at := range []int32{minCompact, 2} {
+		r, err := traces.NewReader(strings.NewReader(text), traces.WithName("test.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		exs[i], errs[i] = explain(context.Background(), r, a, b, window, at)
 	}
-	return Explain(context.Background(), r, a, b, window)
+	if !reflect.DeepEqual(exs[0], exs[1]) || fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) {
+		t.Fatalf("%s, %s: compacting the search's nodes changes the answer:\n%+v %v\n%+v %v", a, b, exs[0], errs[0], exs[1], errs[1])
+	}
+	return exs[0], errs[0]
 }
 
 // TestExplainMatchesReference: on random traces, the order Explain gives

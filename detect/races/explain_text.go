@@ -208,8 +208,8 @@ func (x *explainer) concurrency() *Concurrency {
 	}
 	c.Reasons = append(c.Reasons, x.relation(first, second)...)
 	// The earliest events the first happens before.
-	for i := range x.nodes.len() {
-		if n := x.nodes.at(i); n.kind == traces.Begin && n.ev != second && len(c.Successors) < 3 {
+	for _, i := range x.firstBegins {
+		if n := x.nodes.at(i); n.ev != second && len(c.Successors) < 3 {
 			c.Successors = append(c.Successors, x.ref(n.ev))
 		}
 	}
