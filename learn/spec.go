@@ -597,11 +597,7 @@ const MaxSpecSize = 512 << 20
 
 // ReadSpecFile reads the spec file at path.
 func ReadSpecFile(path string) (*Spec, error) {
-	data, err := limitedfile.ReadJSONObject(path, MaxSpecSize, "a spec")
-	if err != nil {
-		return nil, fmt.Errorf("read spec: %w", err)
-	}
-	return ParseSpec(path, data)
+	return ReadSpecFileWith(path, ReadOptions{})
 }
 
 // ReadSpec is ReadSpecFile for what r holds (standard input), named name
@@ -622,11 +618,17 @@ type ReadOptions struct {
 
 // ReadSpecFileWith is ReadSpecFile with options.
 func ReadSpecFileWith(path string, opts ReadOptions) (*Spec, error) {
-	data, err := limitedfile.ReadJSONObject(path, MaxSpecSize, "a spec")
+	// Viewed, not read: parseSpec keeps copies of what it decodes.
+	var sp *Spec
+	var parseErr error
+	err := limitedfile.ViewJSONObject(path, MaxSpecSize, "a spec", func(data []byte) error {
+		sp, parseErr = parseSpec(path, data, opts)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read spec: %w", err)
 	}
-	return parseSpec(path, data, opts)
+	return sp, parseErr
 }
 
 // ReadSpecWith is ReadSpec with options.

@@ -20,34 +20,30 @@ import (
 // and more (encoding/json matches keys without regard to case, and takes
 // null for an object) and places its errors.
 func decodeSpecSkim(data []byte, sp *specJSONOf[*stateNames]) error {
-	end, err := jsonscan.Object(data, 0, func(key string, start, end int) error {
-		raw := data[start:end]
+	end, err := jsonscan.Object(data, 0, func(key string, start, depth int) (int, error) {
 		switch key {
 		case "licorice_spec":
-			return decodeStrict(raw, &sp.Version)
+			return decodeAt(data, start, depth, &sp.Version)
 		case "params":
-			return decodeStrict(raw, &sp.Params)
+			return decodeAt(data, start, depth, &sp.Params)
 		case "traces":
-			return decodeStrict(raw, &sp.Traces)
+			return decodeAt(data, start, depth, &sp.Traces)
 		case "apps":
-			return decodeStrict(raw, &sp.Apps)
+			return decodeAt(data, start, depth, &sp.Apps)
 		case "inputs":
-			return decodeStrict(raw, &sp.Inputs)
+			return decodeAt(data, start, depth, &sp.Inputs)
 		case "templates":
-			return decodeStrict(raw, &sp.Templates)
+			return decodeAt(data, start, depth, &sp.Templates)
 		case "handlers":
 			sp.Handlers = []handlerJSONOf[*stateNames]{}
-			_, err := jsonscan.Array(data, start, func(start, _ int) error {
-				h, err := skimHandler(data, start)
-				if err != nil {
-					return err
-				}
+			return jsonscan.ArrayAt(data, start, depth, func(start, depth int) (int, error) {
+				var h handlerJSONOf[*stateNames]
+				end, err := skimHandler(data, start, depth, &h)
 				sp.Handlers = append(sp.Handlers, h)
-				return nil
+				return end, err
 			})
-			return err
 		}
-		return fmt.Errorf("unknown field %q", key)
+		return start, fmt.Errorf("unknown field %q", key)
 	})
 	if err != nil {
 		return err
@@ -58,62 +54,65 @@ func decodeSpecSkim(data []byte, sp *specJSONOf[*stateNames]) error {
 	return nil
 }
 
-// skimHandler decodes the handler at data[start:] without its state.
-func skimHandler(data []byte, start int) (handlerJSONOf[*stateNames], error) {
-	var h handlerJSONOf[*stateNames]
-	_, err := jsonscan.Object(data, start, func(key string, start, end int) error {
-		raw := data[start:end]
+// skimHandler decodes the handler at data[start:] into h, without its
+// state.
+func skimHandler(data []byte, start, depth int, h *handlerJSONOf[*stateNames]) (int, error) {
+	return jsonscan.ObjectAt(data, start, depth, func(key string, start, depth int) (int, error) {
 		switch key {
 		case "handler":
-			return decodeStrict(raw, &h.Handler)
+			return decodeAt(data, start, depth, &h.Handler)
 		case "samples":
-			return decodeStrict(raw, &h.Samples)
+			return decodeAt(data, start, depth, &h.Samples)
 		case "traces":
-			return decodeStrict(raw, &h.Traces)
+			return decodeAt(data, start, depth, &h.Traces)
 		case "conditions":
-			return decodeStrict(raw, &h.Conditions)
+			return decodeAt(data, start, depth, &h.Conditions)
 		case "state":
-			if string(raw) == "null" {
+			if bytes.HasPrefix(data[start:], []byte("null")) {
 				h.State = nil
-				return nil
+				return jsonscan.ValueAt(data, start, depth)
 			}
+			// Like encoding/json, a key given twice adds to what the
+			// first gave.
 			if h.State == nil {
 				h.State = &stateNames{}
 			}
-			return skimState(data, start, h.State)
+			return skimState(data, start, depth, h.State)
 		}
-		return fmt.Errorf("unknown field %q", key)
+		return start, fmt.Errorf("unknown field %q", key)
 	})
-	return h, err
 }
 
 // skimState reads the names of a state's data into st; the rest is only
-// checked. Like encoding/json, it adds to what st holds (a key repeated).
-func skimState(data []byte, start int, st *stateNames) error {
-	_, err := jsonscan.Object(data, start, func(key string, start, end int) error {
+// checked.
+func skimState(data []byte, start, depth int, st *stateNames) (int, error) {
+	return jsonscan.ObjectAt(data, start, depth, func(key string, start, depth int) (int, error) {
 		switch key {
 		case "samples":
-			return decodeStrict(data[start:end], &st.Samples)
+			return decodeAt(data, start, depth, &st.Samples)
 		case "vars":
 			if st.Vars == nil {
 				st.Vars = map[string]skipJSON{}
 			}
-			_, err := jsonscan.Object(data, start, func(name string, _, _ int) error {
+			return jsonscan.ObjectAt(data, start, depth, func(name string, start, depth int) (int, error) {
 				st.Vars[name] = skipJSON{}
-				return nil
+				return jsonscan.ValueAt(data, start, depth)
 			})
-			return err
 		case "pairs", "guards":
-			return nil // checked by the scan
+			return jsonscan.ValueAt(data, start, depth)
 		}
-		return fmt.Errorf("unknown field %q", key)
+		return start, fmt.Errorf("unknown field %q", key)
 	})
-	return err
 }
 
-// decodeStrict decodes one small value, refusing unknown keys.
-func decodeStrict(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
+// decodeAt decodes the (small) value at data[start:] into v, refusing
+// unknown keys, and returns where it ends.
+func decodeAt(data []byte, start, depth int, v any) (int, error) {
+	end, err := jsonscan.ValueAt(data, start, depth)
+	if err != nil {
+		return end, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data[start:end]))
 	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	return end, dec.Decode(v)
 }

@@ -203,32 +203,50 @@ func str(data []byte, i int) (int, error) {
 	}
 }
 
-// A MemberFunc is called for each member of an object: its key (decoded)
-// and where its value starts and ends.
-type MemberFunc func(key string, start, end int) error
+// A MemberFunc is called for each member of an object with its key
+// (decoded), where its value starts, and the depth of the object (1 for
+// one at the top). It reads the value (ValueAt skips it, ObjectAt and
+// ArrayAt look inside) and returns where it ends.
+type MemberFunc func(key string, start, depth int) (end int, err error)
 
-// An ElementFunc is called for each element of an array.
-type ElementFunc func(start, end int) error
+// An ElementFunc is called for each element of an array, as MemberFunc.
+type ElementFunc func(start, depth int) (end int, err error)
+
+// ValueAt is Value for a value inside depth containers, which count
+// towards MaxDepth.
+func ValueAt(data []byte, off, depth int) (end int, err error) {
+	return value(data, SkipSpace(data, off), depth)
+}
 
 // Object checks the object that starts at off (after white space), calling
 // fn, if not nil, for each member in order; an error of fn stops the scan
 // and is returned. It returns the offset just after the object.
 func Object(data []byte, off int, fn MemberFunc) (end int, err error) {
+	return ObjectAt(data, off, 0, fn)
+}
+
+// ObjectAt is Object for an object inside depth containers.
+func ObjectAt(data []byte, off, depth int, fn MemberFunc) (end int, err error) {
 	off = SkipSpace(data, off)
 	if off >= len(data) || data[off] != '{' {
 		return off, notA(data, off, "object")
 	}
-	return object(data, off, 1, fn)
+	return object(data, off, depth+1, fn)
 }
 
 // Array checks the array that starts at off (after white space), calling
 // fn, if not nil, for each element in order.
 func Array(data []byte, off int, fn ElementFunc) (end int, err error) {
+	return ArrayAt(data, off, 0, fn)
+}
+
+// ArrayAt is Array for an array inside depth containers.
+func ArrayAt(data []byte, off, depth int, fn ElementFunc) (end int, err error) {
 	off = SkipSpace(data, off)
 	if off >= len(data) || data[off] != '[' {
 		return off, notA(data, off, "array")
 	}
-	return array(data, off, 1, fn)
+	return array(data, off, depth+1, fn)
 }
 
 func notA(data []byte, off int, what string) error {
@@ -238,6 +256,7 @@ func notA(data []byte, off int, what string) error {
 	return fail(off, "want an %s, not %q", what, data[off])
 }
 
+// object scans the object at data[i] == '{', the depth-th container.
 func object(data []byte, i, depth int, fn MemberFunc) (int, error) {
 	if depth > MaxDepth {
 		return i, fail(i, "exceeded max depth")
@@ -266,14 +285,14 @@ func object(data []byte, i, depth int, fn MemberFunc) (int, error) {
 			return i, fail(i, "invalid character %q after object key", data[i])
 		}
 		start := SkipSpace(data, i+1)
-		end, err := value(data, start, depth)
+		var end int
+		if fn != nil {
+			end, err = fn(key(data[keyStart:keyEnd]), start, depth)
+		} else {
+			end, err = value(data, start, depth)
+		}
 		if err != nil {
 			return end, err
-		}
-		if fn != nil {
-			if err := fn(key(data[keyStart:keyEnd]), start, end); err != nil {
-				return end, err
-			}
 		}
 		i = SkipSpace(data, end)
 		if i >= len(data) {
@@ -290,6 +309,7 @@ func object(data []byte, i, depth int, fn MemberFunc) (int, error) {
 	}
 }
 
+// array scans the array at data[i] == '[', the depth-th container.
 func array(data []byte, i, depth int, fn ElementFunc) (int, error) {
 	if depth > MaxDepth {
 		return i, fail(i, "exceeded max depth")
@@ -299,14 +319,15 @@ func array(data []byte, i, depth int, fn ElementFunc) (int, error) {
 		return i + 1, nil
 	}
 	for {
-		end, err := value(data, i, depth)
+		var end int
+		var err error
+		if fn != nil {
+			end, err = fn(i, depth)
+		} else {
+			end, err = value(data, i, depth)
+		}
 		if err != nil {
 			return end, err
-		}
-		if fn != nil {
-			if err := fn(i, end); err != nil {
-				return end, err
-			}
 		}
 		i = SkipSpace(data, end)
 		if i >= len(data) {

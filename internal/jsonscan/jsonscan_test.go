@@ -9,6 +9,27 @@ import (
 	"testing"
 )
 
+// walk checks the value at start inside depth containers by descending
+// into every object and array through the callbacks, as a reader that
+// looks inside does: it must accept what Valid accepts.
+func walk(data []byte, start, depth int) (int, error) {
+	start = SkipSpace(data, start)
+	if start < len(data) {
+		switch data[start] {
+		case '{':
+			return ObjectAt(data, start, depth, func(_ string, s, d int) (int, error) { return walk(data, s, d) })
+		case '[':
+			return ArrayAt(data, start, depth, func(s, d int) (int, error) { return walk(data, s, d) })
+		}
+	}
+	return ValueAt(data, start, depth)
+}
+
+func walkValid(data []byte) bool {
+	end, err := walk(data, 0, 0)
+	return err == nil && SkipSpace(data, end) == len(data)
+}
+
 func TestValid(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -46,9 +67,14 @@ func TestValid(t *testing.T) {
 		{strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1), false},
 		{strings.Repeat(`{"a":`, MaxDepth) + "1" + strings.Repeat("}", MaxDepth), true},
 		{strings.Repeat(`{"a":`, MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1), false},
+		{strings.Repeat(`{"a":[`, MaxDepth/2) + "1" + strings.Repeat("]}", MaxDepth/2), true},
+		{strings.Repeat(`{"a":[`, MaxDepth/2) + "[1]" + strings.Repeat("]}", MaxDepth/2), false},
 	} {
 		if got := Valid([]byte(tc.in)); got != tc.want {
 			t.Errorf("Valid(%.40q) = %v, want %v", tc.in, got, tc.want)
+		}
+		if got := walkValid([]byte(tc.in)); got != tc.want {
+			t.Errorf("walking %.40q: valid %v, want %v", tc.in, got, tc.want)
 		}
 		if std := json.Valid([]byte(tc.in)); std != tc.want {
 			t.Errorf("the table is wrong: json.Valid(%.40q) = %v", tc.in, std)
@@ -72,10 +98,11 @@ func TestValueEnd(t *testing.T) {
 func TestObjectMembers(t *testing.T) {
 	data := []byte(`{"a": 1, "b\u00e9" : {"c": [2]}, "": "s", "a": null}`)
 	var keys, vals []string
-	end, err := Object(data, 0, func(key string, start, end int) error {
+	end, err := Object(data, 0, func(key string, start, depth int) (int, error) {
+		end, err := ValueAt(data, start, depth)
 		keys = append(keys, key)
 		vals = append(vals, string(data[start:end]))
-		return nil
+		return end, err
 	})
 	if err != nil || end != len(data) {
 		t.Fatalf("Object = %d, %v", end, err)
@@ -87,7 +114,7 @@ func TestObjectMembers(t *testing.T) {
 		t.Errorf("values %q, want %q", vals, want)
 	}
 	stop := errors.New("stop")
-	if _, err := Object(data, 0, func(string, int, int) error { return stop }); err != stop {
+	if _, err := Object(data, 0, func(string, int, int) (int, error) { return 0, stop }); err != stop {
 		t.Errorf("the function's error: %v", err)
 	}
 	if _, err := Object([]byte(`[1]`), 0, nil); err == nil {
@@ -98,9 +125,10 @@ func TestObjectMembers(t *testing.T) {
 func TestArrayElements(t *testing.T) {
 	data := []byte(`[ 1 , {"a":[]}, "x" ]`)
 	var got []string
-	if _, err := Array(data, 0, func(start, end int) error {
+	if _, err := Array(data, 0, func(start, depth int) (int, error) {
+		end, err := ValueAt(data, start, depth)
 		got = append(got, string(data[start:end]))
-		return nil
+		return end, err
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +151,9 @@ func FuzzValue(f *testing.F) {
 		if got := Valid(data); got != valid {
 			t.Fatalf("Valid(%q) = %v, encoding/json says %v", data, got, valid)
 		}
+		if got := walkValid(data); got != valid {
+			t.Fatalf("walking %q: valid %v, encoding/json says %v", data, got, valid)
+		}
 		if !valid {
 			return
 		}
@@ -132,10 +163,14 @@ func FuzzValue(f *testing.F) {
 		}
 		var keys []string
 		var vals []json.RawMessage
-		if _, err := Object(data, 0, func(key string, s, e int) error {
+		if _, err := Object(data, 0, func(key string, s, depth int) (int, error) {
+			e, err := ValueAt(data, s, depth)
+			if err != nil {
+				return e, err
+			}
 			keys = append(keys, key)
 			vals = append(vals, data[s:e])
-			return nil
+			return e, nil
 		}); err != nil {
 			t.Fatal(err)
 		}

@@ -99,9 +99,23 @@ func startsObject(br *bufio.Reader) error {
 		}
 		return err
 	}
+	return headStartsObject(head, len(head) < br.Size())
+}
+
+// startsObjectBytes is startsObject for the whole of a file.
+func startsObjectBytes(data []byte) error {
+	if len(data) == 0 {
+		return errors.New("the file is empty")
+	}
+	return headStartsObject(data[:min(len(data), 4096)], len(data) < 4096)
+}
+
+// headStartsObject checks the first bytes of a file, head, which are all
+// of it if whole.
+func headStartsObject(head []byte, whole bool) error {
 	rest := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	switch {
-	case len(rest) == 0 && len(head) < br.Size():
+	case len(rest) == 0 && whole:
 		return errors.New("the file holds only white space")
 	case len(rest) == 0:
 		return errors.New("it starts with 4 KiB of white space")
