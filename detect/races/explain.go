@@ -84,18 +84,27 @@ const maxScan = 1 << 12
 // why. It streams the trace once and keeps only what a chain from the
 // first event's end can pass through, so it works on traces of any size.
 func Explain(ctx context.Context, r *traces.Reader, a, b string, window time.Duration) (*Explanation, error) {
-	return explain(ctx, r, a, b, window, minCompact)
+	ex, _, err := explain(ctx, r, a, b, window, limits{compactAt: minCompact, scan: maxScan})
+	return ex, err
 }
 
-// explain is Explain, compacting the search's nodes from compactAt nodes
-// on (minCompact; tests compact far more often).
-func explain(ctx context.Context, r *traces.Reader, a, b string, window time.Duration, compactAt int32) (*Explanation, error) {
+// limits are the bounds of a search: it compacts its nodes from compactAt
+// nodes on (minCompact), and scans at most scan candidates of a distance
+// (maxScan). Tests lower them, to see what happens past them.
+type limits struct {
+	compactAt int32
+	scan      int
+}
+
+// explain is Explain within lim. It also returns the most nodes the
+// search held at once.
+func explain(ctx context.Context, r *traces.Reader, a, b string, window time.Duration, lim limits) (_ *Explanation, peak int32, _ error) {
 	if a == b {
-		return nil, fmt.Errorf("explain: the two events are the same (%s)", a)
+		return nil, 0, fmt.Errorf("explain: the two events are the same (%s)", a)
 	}
 	syms := r.Symbols()
 	x := newExplainer(syms, syms.Intern(a), syms.Intern(b), window)
-	x.minCompact, x.nextCompact = compactAt, compactAt
+	x.minCompact, x.nextCompact, x.scan = lim.compactAt, lim.compactAt, lim.scan
 	x.eng.SetFile(r.Name())
 	err := traces.EachAhead(ctx, r, func(op *traces.Op) error {
 		if err := x.step(op, r.Line()); err != nil {
@@ -107,13 +116,13 @@ func explain(ctx context.Context, r *traces.Reader, a, b string, window time.Dur
 		return nil
 	})
 	if err != nil && err != errExplained {
-		return nil, err
+		return nil, 0, err
 	}
 	ex, err := x.finish()
 	if ex != nil {
 		ex.Trace, ex.Window = r.Name(), window
 	}
-	return ex, err
+	return ex, max(x.peak, x.nodes.len()), err
 }
 
 // errExplained stops Explain's read of the trace once the explainer is
@@ -164,9 +173,11 @@ type explainer struct {
 	// four), for the concurrency explanation.
 	firstBegins []int32
 
+	peak        int32  // the most nodes held at once, before a compaction
 	gen         uint32 // of the current walk of compact (explaincompact.go)
 	nextCompact int32  // compact when there are this many nodes
 	minCompact  int32  // the fewest nodes to compact (minCompact; less in tests)
+	scan        int    // maxScan (less in tests)
 }
 
 // xNode is an operation the search reached: the finish of src, or an
@@ -261,6 +272,7 @@ func newExplainer(syms *traces.Symbols, a, b traces.Sym, window time.Duration) *
 		computing:   make(map[*xEvent]bool),
 		nextCompact: minCompact,
 		minCompact:  minCompact,
+		scan:        maxScan,
 	}
 }
 
@@ -395,7 +407,7 @@ func (x *explainer) step(op *traces.Op, line int) error {
 					x.handles[op.Name] = n
 				}
 				if x.window > 0 {
-					x.signals.add(n, x.ts)
+					x.signals.add(n, x.ts, op.Name)
 				}
 			}
 		}
@@ -428,7 +440,7 @@ func (x *explainer) step(op *traces.Op, line int) error {
 			if n := x.add(c, op, op.Task, nil); n >= 0 {
 				x.ends[op.Task] = n
 				if x.window > 0 {
-					x.threadEnd.add(n, x.ts)
+					x.threadEnd.add(n, x.ts, traces.NoSym)
 				}
 			}
 		}
@@ -562,14 +574,14 @@ func (x *explainer) reached(e *xEvent) {
 	d := x.nodes.at(e.endNode).dist
 	if e.q.binder {
 		if th := e.th; th != nil { // a removed binder event orders nothing
-			th.byDist = addByDist(th.byDist, d, e)
+			th.byDist = x.addByDist(th.byDist, d, e)
 			if th.ends < 0 || d < x.nodes.at(th.ends).dist { // LOOPEND holds for binder threads too
 				th.ends = e.endNode
 			}
 		}
 		return
 	}
-	e.q.byDist = addByDist(e.q.byDist, d, e)
+	e.q.byDist = x.addByDist(e.q.byDist, d, e)
 	if e.kind == traces.AtFront {
 		i := afterSend(e.q.atFront, e.sendLine)
 		e.q.atFront = slices.Insert(e.q.atFront, i, e)
@@ -578,23 +590,23 @@ func (x *explainer) reached(e *xEvent) {
 	if th == nil { // run(E) of a removed event: no ATOMIC, LOOPEND, WINDOW
 		return
 	}
-	th.byDist = addByDist(th.byDist, d, e)
+	th.byDist = x.addByDist(th.byDist, d, e)
 	if th.ends < 0 || d < x.nodes.at(th.ends).dist {
 		th.ends = e.endNode
 	}
 	if th.kind == traces.Looper && x.window > 0 {
-		th.window.add(e.endNode, e.endTS)
+		th.window.add(e.endNode, e.endTS, traces.NoSym)
 	}
 }
 
-func addByDist(b [][]*xEvent, d int32, e *xEvent) [][]*xEvent {
+func (x *explainer) addByDist(b [][]*xEvent, d int32, e *xEvent) [][]*xEvent {
 	for int(d) >= len(b) {
 		b = append(b, nil)
 	}
-	// The rules that look here scan the newest maxScan events of a
+	// The rules that look here scan the newest x.scan events of a
 	// distance: older ones are dropped.
-	if len(b[d]) == 2*maxScan {
-		b[d] = append(b[d][:0:0], b[d][maxScan:]...)
+	if len(b[d]) >= 2*x.scan {
+		b[d] = append(b[d][:0:0], b[d][len(b[d])-x.scan:]...)
 	}
 	b[d] = append(b[d], e)
 	return b
@@ -607,7 +619,7 @@ func (x *explainer) priority(c *candidate, e *xEvent) {
 		if int32(d)+1 >= c.dist {
 			break
 		}
-		for i, n := len(evs)-1, 0; i >= 0 && n < maxScan; i, n = i-1, n+1 {
+		for i, n := len(evs)-1, 0; i >= 0 && n < x.scan; i, n = i-1, n+1 {
 			// A send that happens before e's is earlier in the trace:
 			// the line rules most out before the vector is looked at.
 			if p := evs[i]; p.sendLine < e.sendLine && e.sendTime.Covers(p.sendEpoch) && table31(p, e) {
@@ -663,7 +675,7 @@ func (x *explainer) atomic(c *candidate, t *xTask) {
 		if int32(d)+1 >= c.dist {
 			break
 		}
-		for i, n := len(evs)-1, 0; i >= 0 && n < maxScan; i, n = i-1, n+1 {
+		for i, n := len(evs)-1, 0; i >= 0 && n < x.scan; i, n = i-1, n+1 {
 			if p := evs[i]; p != t.ev && now.Covers(p.beginEpoch) {
 				x.offer(c, p.endNode, asyncclock.Atomic)
 				break
@@ -682,19 +694,29 @@ type aging struct {
 }
 
 type aged struct {
-	node int32
-	ts   float64 // the trace time at the node
+	node   int32
+	ts     float64    // the trace time at the node
+	handle traces.Sym // of a signal, else NoSym
 }
 
-func (a *aging) add(n int32, ts float64) { a.young = append(a.young, aged{n, ts}) }
+func (a *aging) add(n int32, ts float64, handle traces.Sym) {
+	a.young = append(a.young, aged{n, ts, handle})
+}
 
 // aged returns the node of the least distance among those of a more than
 // the window before now: where WINDOW reaches the current op from.
 func (x *explainer) aged(a *aging) int32 {
 	i := 0
 	for ; i < len(a.young) && x.ts-a.young[i].ts > x.window; i++ {
-		if n := a.young[i].node; a.old < 0 || x.nodes.at(n).dist < x.nodes.at(a.old).dist {
+		n := a.young[i].node
+		if a.old < 0 || x.nodes.at(n).dist < x.nodes.at(a.old).dist {
 			a.old = n
+		}
+		// A handle whose nearest signal is this old is reached as near
+		// by WINDOW: its entry goes, so that handles used once do not
+		// pile up over a long trace.
+		if h := a.young[i].handle; h != traces.NoSym && x.handles[h] == n {
+			delete(x.handles, h)
 		}
 	}
 	a.young = a.young[i:]
@@ -707,7 +729,7 @@ func (x *explainer) ipc(c *candidate, e *xEvent, th *xThread) {
 		if int32(d)+1 >= c.dist {
 			break
 		}
-		for i, n := len(evs)-1, 0; i >= 0 && n < maxScan; i, n = i-1, n+1 {
+		for i, n := len(evs)-1, 0; i >= 0 && n < x.scan; i, n = i-1, n+1 {
 			p := evs[i]
 			if p.q != e.q {
 				continue

@@ -34,7 +34,7 @@ func explainText(t testing.TB, text, a, b string, window time.Duration) (*Explan
 		if err != nil {
 			t.Fatal(err)
 		}
-		exs[i], errs[i] = explain(context.Background(), r, a, b, window, at)
+		exs[i], _, errs[i] = explain(context.Background(), r, a, b, window, limits{compactAt: at, scan: maxScan})
 	}
 	if !reflect.DeepEqual(exs[0], exs[1]) || fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) {
 		t.Fatalf("%s, %s: compacting the search's nodes changes the answer:\n%+v %v\n%+v %v", a, b, exs[0], errs[0], exs[1], errs[1])

@@ -20,6 +20,7 @@ func (x *explainer) maybeCompact() {
 	if x.nodes.len() < x.nextCompact {
 		return
 	}
+	x.peak = max(x.peak, x.nodes.len())
 	x.compact()
 	x.nextCompact = max(2*x.nodes.len(), x.minCompact)
 }
