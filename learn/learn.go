@@ -149,16 +149,18 @@ type learned struct {
 	handlers map[string]*handlerState
 }
 
-// merge adds the learners of one trace, by handler symbol.
-func (a *learned) merge(syms *traces.Symbols, cat *invariants.Catalog, local map[traces.Sym]*invariants.Learner) {
+// merge adds the learners of one trace, by handler symbol. It takes them
+// over: a handler's first learner becomes its state rather than being
+// copied into a new one, which would hold a large trace's state twice.
+func (a *learned) merge(syms *traces.Symbols, local map[traces.Sym]*invariants.Learner) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for sym, l := range local {
 		handler := syms.String(sym)
 		h := a.handlers[handler]
 		if h == nil {
-			h = &handlerState{learner: invariants.NewLearner(cat)}
-			a.handlers[handler] = h
+			a.handlers[handler] = &handlerState{learner: l, traces: 1}
+			continue
 		}
 		h.learner.Merge(l)
 		h.traces++
@@ -280,6 +282,6 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 		return traceOutcome{err: fmt.Errorf("learn: read %s: %w", path, err)}
 	}
 	out.id = hex.EncodeToString(hash.Sum(nil)[:8])
-	w.all.merge(w.syms, w.cat, local)
+	w.all.merge(w.syms, local)
 	return out
 }
