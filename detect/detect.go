@@ -34,9 +34,9 @@ type Options struct {
 	// Explain is how many reports, in rank order, get in their example
 	// the happens-before explanation of why its two events are concurrent
 	// (races.Explain: which rule would order them and why it does not);
-	// 0: none. Each reads the example's trace once more, so the
-	// explanations run several at once (Workers), and a result with more
-	// reports warns that the others have none.
+	// 0: none. The explanations of one trace are found in one more read
+	// of it (races.ExplainAll), traces several at once (Workers); a
+	// result with more reports warns that the others have none.
 	Explain int
 	// AllowMismatch checks traces in which none of the spec's handlers
 	// ran; otherwise Detect fails with a *MismatchError (a spec learned
@@ -230,15 +230,28 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 		for _, s := range srcs {
 			files[s.name] = s.file
 		}
-		err := parallel.ForEach(ctx, n, opts.Workers, nil, func(ctx context.Context, _, i int) error {
+		// The examples to explain, by trace: one read of a trace explains
+		// all of its examples.
+		byTrace := map[string][]*Instance{}
+		var names []string
+		for i := range n {
 			ex := &res.Reports[i].Example
-			return explain(ctx, ex, files[ex.Trace], opts.Window)
+			if !explainable(ex) {
+				continue
+			}
+			if byTrace[ex.Trace] == nil {
+				names = append(names, ex.Trace)
+			}
+			byTrace[ex.Trace] = append(byTrace[ex.Trace], ex)
+		}
+		err := parallel.ForEach(ctx, len(names), opts.Workers, nil, func(ctx context.Context, _, i int) error {
+			return explain(ctx, byTrace[names[i]], files[names[i]], opts.Window)
 		})
 		if err != nil {
 			return nil, err
 		}
 		if n < len(res.Reports) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("the first %d of the %d reports say which order is missing (as licorice hb does); the others do not (each reads its trace again: --explain N for more)", n, len(res.Reports)))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the first %d of the %d reports say which order is missing (as licorice hb does); the others do not (--explain N for more: explaining reads each trace once more)", n, len(res.Reports)))
 		}
 	}
 	return res, nil
@@ -270,32 +283,43 @@ func spool(stdin io.Reader) (string, error) {
 	return f.Name(), nil
 }
 
-// explain completes the why of an instance between two events with the
-// happens-before explanation of their concurrency; file holds its trace.
-func explain(ctx context.Context, in *Instance, file string, window time.Duration) error {
+// explainable reports whether the why of an instance is between two
+// events, which a happens-before explanation can complete.
+func explainable(in *Instance) bool {
 	w := in.Concurrent
-	if w == nil || len(in.Events) != 2 || !isEvent(w.Chains[0]) || !isEvent(w.Chains[1]) {
-		return nil
-	}
-	r, err := traces.Open(file, traces.WithName(in.Trace))
+	return w != nil && len(in.Events) == 2 && isEvent(w.Chains[0]) && isEvent(w.Chains[1])
+}
+
+// explain completes the why of instances, explainable and of one trace,
+// with the happens-before explanations of their concurrency, found in
+// one read of the trace (file holds it).
+func explain(ctx context.Context, ins []*Instance, file string, window time.Duration) error {
+	r, err := traces.Open(file, traces.WithName(ins[0].Trace))
 	if err != nil {
 		return fmt.Errorf("detect: explain: %w", err)
 	}
 	defer r.Close()
-	ex, err := races.Explain(ctx, r, in.Events[0].ID, in.Events[1].ID, window)
+	pairs := make([][2]string, len(ins))
+	for i, in := range ins {
+		pairs[i] = [2]string{in.Events[0].ID, in.Events[1].ID}
+	}
+	exs, err := races.ExplainAll(ctx, r, pairs, window)
 	if err != nil {
-		return fmt.Errorf("detect: explain %s and %s: %w", in.Events[0].ID, in.Events[1].ID, err)
+		return fmt.Errorf("detect: explain: %w", err)
 	}
-	c := ex.Concurrent
-	if c == nil {
-		return nil // ordered after all: cannot happen, as both use the same engine
-	}
-	w.Missing = c.Reasons
-	for _, e := range c.Successors {
-		w.After = append(w.After, eventRef(e))
-	}
-	for _, e := range c.Predecessors {
-		w.Before = append(w.Before, eventRef(e))
+	for i, in := range ins {
+		c := exs[i].Concurrent
+		if c == nil {
+			continue // ordered after all: cannot happen, as both use the same engine
+		}
+		w := in.Concurrent
+		w.Missing = c.Reasons
+		for _, e := range c.Successors {
+			w.After = append(w.After, eventRef(e))
+		}
+		for _, e := range c.Predecessors {
+			w.Before = append(w.Before, eventRef(e))
+		}
 	}
 	return nil
 }

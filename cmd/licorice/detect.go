@@ -155,7 +155,7 @@ Example:
 	fl.DurationVar(&window, "window", asyncclock.DefaultWindow, "AsyncClock's time window (0: the exact happens-before relation)")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "traces to analyse at once (0: one per CPU)")
 	fl.BoolVar(&exitCode, "exit-code", false, "exit with status 1 if anything is reported (for CI)")
-	fl.IntVar(&explainN, "explain", detect.DefaultExplain, "say which order is missing (as licorice hb does) for the first `N` reports; each reads its trace again")
+	fl.IntVar(&explainN, "explain", detect.DefaultExplain, "say which order is missing (as licorice hb does) for the first `N` reports, reading each of their traces once more")
 	fl.BoolVar(&mismatch, "allow-mismatch", false, "check the traces even if none of the spec's handlers ran in them (else exit 2)")
 	return cmd
 }

@@ -84,8 +84,17 @@ const maxScan = 1 << 12
 // why. It streams the trace once and keeps only what a chain from the
 // first event's end can pass through, so it works on traces of any size.
 func Explain(ctx context.Context, r *traces.Reader, a, b string, window time.Duration) (*Explanation, error) {
-	ex, _, err := explain(ctx, r, a, b, window, limits{compactAt: minCompact, scan: maxScan})
+	ex, _, err := explain(ctx, r, a, b, window, defaultLimits)
 	return ex, err
+}
+
+// ExplainAll is Explain for several pairs of events of the trace r, in
+// one read of it: the searches share the happens-before engine, so that
+// the read costs about what one explanation's does. It returns the
+// explanations in the order of pairs.
+func ExplainAll(ctx context.Context, r *traces.Reader, pairs [][2]string, window time.Duration) ([]*Explanation, error) {
+	exs, _, err := explainAll(ctx, r, pairs, window, defaultLimits)
+	return exs, err
 }
 
 // limits are the bounds of a search: it compacts its nodes from compactAt
@@ -96,33 +105,76 @@ type limits struct {
 	scan      int
 }
 
+var defaultLimits = limits{compactAt: minCompact, scan: maxScan}
+
 // explain is Explain within lim. It also returns the most nodes the
 // search held at once.
-func explain(ctx context.Context, r *traces.Reader, a, b string, window time.Duration, lim limits) (_ *Explanation, peak int32, _ error) {
-	if a == b {
-		return nil, 0, fmt.Errorf("explain: the two events are the same (%s)", a)
+func explain(ctx context.Context, r *traces.Reader, a, b string, window time.Duration, lim limits) (*Explanation, int32, error) {
+	exs, peaks, err := explainAll(ctx, r, [][2]string{{a, b}}, window, lim)
+	if err != nil {
+		return nil, 0, err
 	}
-	syms := r.Symbols()
-	x := newExplainer(syms, syms.Intern(a), syms.Intern(b), window)
-	x.minCompact, x.nextCompact, x.scan = lim.compactAt, lim.compactAt, lim.scan
-	x.eng.SetFile(r.Name())
-	err := traces.EachAhead(ctx, r, func(op *traces.Op) error {
-		if err := x.step(op, r.Line()); err != nil {
+	return exs[0], peaks[0], nil
+}
+
+// explainAll is ExplainAll within lim, with the most nodes each search
+// held at once. The error of a single pair is not wrapped (Explain's).
+func explainAll(ctx context.Context, r *traces.Reader, pairs [][2]string, window time.Duration, lim limits) ([]*Explanation, []int32, error) {
+	wrap := func(p [2]string, err error) error {
+		if len(pairs) == 1 {
 			return err
 		}
-		if x.done {
+		return fmt.Errorf("%s and %s: %w", p[0], p[1], err)
+	}
+	syms := r.Symbols()
+	eng := asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true})
+	eng.SetFile(r.Name())
+	xs := make([]*explainer, len(pairs))
+	for i, p := range pairs {
+		if p[0] == p[1] {
+			return nil, nil, wrap(p, fmt.Errorf("explain: the two events are the same (%s)", p[0]))
+		}
+		xs[i] = newExplainer(eng, syms, syms.Intern(p[0]), syms.Intern(p[1]), window)
+		xs[i].minCompact, xs[i].nextCompact, xs[i].scan = lim.compactAt, lim.compactAt, lim.scan
+	}
+	searching := slices.Clone(xs)
+	err := traces.EachAhead(ctx, r, func(op *traces.Op) error {
+		line := r.Line()
+		if err := eng.Step(op, line); err != nil {
+			return err
+		}
+		n := 0
+		for _, x := range searching {
+			if x.step(op, line); !x.done {
+				searching[n] = x
+				n++
+			}
+		}
+		if searching = searching[:n]; n == 0 {
 			return errExplained
 		}
 		return nil
 	})
 	if err != nil && err != errExplained {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	ex, err := x.finish()
-	if ex != nil {
+	if len(searching) > 0 {
+		// The trace ended with some searches going: the engine settles
+		// what it still had open (removed events' runs) for them.
+		if err := eng.Finish(); err != nil {
+			return nil, nil, err
+		}
+	}
+	exs, peaks := make([]*Explanation, len(xs)), make([]int32, len(xs))
+	for i, x := range xs {
+		ex, err := x.finish()
+		if err != nil {
+			return nil, nil, wrap(pairs[i], err)
+		}
 		ex.Trace, ex.Window = r.Name(), window
+		exs[i], peaks[i] = ex, max(x.peak, x.nodes.len())
 	}
-	return ex, max(x.peak, x.nodes.len()), err
+	return exs, peaks, nil
 }
 
 // errExplained stops Explain's read of the trace once the explainer is
@@ -251,9 +303,11 @@ type xTask struct {
 	gen  uint32  // the last walk of compact that visited it
 }
 
-func newExplainer(syms *traces.Symbols, a, b traces.Sym, window time.Duration) *explainer {
+// newExplainer returns the search for how a and b are ordered, which
+// reads the times of eng, stepped before it over each op.
+func newExplainer(eng *asyncclock.Engine, syms *traces.Symbols, a, b traces.Sym, window time.Duration) *explainer {
 	return &explainer{
-		eng:         asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true}),
+		eng:         eng,
 		syms:        syms,
 		window:      float64(window) / float64(time.Millisecond),
 		a:           a,
@@ -348,11 +402,9 @@ func (x *explainer) po(t *xTask) candidate {
 	return c
 }
 
-func (x *explainer) step(op *traces.Op, line int) error {
+// step follows op, at line, which the engine has stepped.
+func (x *explainer) step(op *traces.Op, line int) {
 	x.maybeCompact()
-	if err := x.eng.Step(op, line); err != nil {
-		return err
-	}
 	x.line = line
 	if op.HasTS && op.TS > x.ts {
 		x.ts = op.TS
@@ -446,7 +498,6 @@ func (x *explainer) step(op *traces.Op, line int) error {
 		}
 		delete(x.tasks, op.Task)
 	}
-	return nil
 }
 
 func (x *explainer) send(op *traces.Op, t *xTask) {

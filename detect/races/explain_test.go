@@ -101,12 +101,28 @@ func TestExplainMatchesReference(t *testing.T) {
 				}
 			}
 		}
+		// All the pairs in one read, too: each as explained alone.
+		var names [][2]string
 		for _, p := range picked {
+			names = append(names, [2]string{tr.Symbols.String(p[0]), tr.Symbols.String(p[1])})
+		}
+		r, err := traces.NewReader(strings.NewReader(text), traces.WithName("test.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		together, err := ExplainAll(context.Background(), r, names, window)
+		if err != nil {
+			t.Fatalf("seed %d: ExplainAll: %v", seed, err)
+		}
+		for i, p := range picked {
 			a, b := p[0], p[1]
 			na, nb := tr.Symbols.String(a), tr.Symbols.String(b)
 			ex, err := explainText(t, text, na, nb, window)
 			if err != nil {
 				t.Fatalf("seed %d, %s %s: %v", seed, na, nb, err)
+			}
+			if !reflect.DeepEqual(ex, together[i]) {
+				t.Fatalf("seed %d, %s %s: explained with the others:\n%+v\nalone:\n%+v", seed, na, nb, together[i], ex)
 			}
 			want := g.Order(a, b)
 			if ex.Order != want {

@@ -14,15 +14,11 @@ import (
 	"github.com/licorice-dev/licorice/traces"
 )
 
-// finish reads what the run found into an Explanation.
+// finish reads what the run found into an Explanation; the engine has
+// finished if the search was not done before the end of the trace.
 func (x *explainer) finish() (*Explanation, error) {
-	if !x.done {
-		if err := x.eng.Finish(); err != nil {
-			return nil, err
-		}
-		if len(x.unresolved) > 0 {
-			x.resolved()
-		}
+	if !x.done && len(x.unresolved) > 0 {
+		x.resolved()
 	}
 	ex := &Explanation{A: x.name(x.a), B: x.name(x.b)}
 	for _, id := range []traces.Sym{x.a, x.b} {
