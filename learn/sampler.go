@@ -275,7 +275,7 @@ func (s *Sampler) dropScope(task traces.Sym, sc *scope) {
 		s.recycle(f)
 	}
 	sc.frames = sc.frames[:0]
-	clear(sc.written)
+	sc.written = emptied(sc.written)
 	s.spare = append(s.spare, sc)
 	delete(s.scopes, task)
 }
@@ -292,8 +292,8 @@ func (s *Sampler) newFrame(h traces.Sym) *frame {
 
 func (s *Sampler) recycle(f *frame) {
 	f.reads = f.reads[:0]
-	clear(f.index)
-	clear(f.touched)
+	f.index = emptied(f.index)
+	f.touched = emptied(f.touched)
 	s.free = append(s.free, f)
 }
 
@@ -342,7 +342,7 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 	inv.Bindings = inv.Bindings[:0]
 	this := s.name(f)
 	s.owners = s.owners[:0]
-	clear(s.ogroup)
+	s.ogroup = emptied(s.ogroup)
 	for _, r := range f.reads {
 		if r.val.IsAbsent() {
 			continue
@@ -406,7 +406,7 @@ func (s *Sampler) name(f *frame) traces.Sym {
 	if n != 1 {
 		this = traces.NoSym
 	}
-	clear(s.index)
+	s.index = emptied(s.index)
 	s.sites = s.sites[:0]
 	for o := range f.touched {
 		info, ok := s.objs[o]
@@ -521,3 +521,19 @@ func (s *Sampler) group(loc traces.Location) int32 {
 	}
 	return g
 }
+
+// emptied returns m empty, for reuse: cleared, or made anew if it holds
+// many entries. Clearing a map costs its capacity, not its length, so a
+// scratch map that once grew large (a worker's body of thousands of
+// reads) would cost that much at every reuse after.
+func emptied[M ~map[K]V, K comparable, V any](m M) M {
+	if len(m) > maxReused {
+		return make(M)
+	}
+	clear(m)
+	return m
+}
+
+// maxReused is the most entries of a scratch map that is cleared rather
+// than made anew.
+const maxReused = 256
