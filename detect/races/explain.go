@@ -91,7 +91,8 @@ func Explain(ctx context.Context, r *traces.Reader, a, b string, window time.Dur
 // ExplainAll is Explain for several pairs of events of the trace r, in
 // one read of it: the searches share the happens-before engine, so that
 // the read costs about what one explanation's does. It returns the
-// explanations in the order of pairs.
+// explanations in the order of pairs, or the first error (a pair of one
+// event twice, an event not in the trace) naming its pair.
 func ExplainAll(ctx context.Context, r *traces.Reader, pairs [][2]string, window time.Duration) ([]*Explanation, error) {
 	exs, _, err := explainAll(ctx, r, pairs, window, defaultLimits)
 	return exs, err

@@ -32,22 +32,22 @@ func view(path string, limit int64, what string, object bool, fn func(data []byt
 		return err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() || info.Size() == 0 || info.Size() > limit {
-		// Read says what is wrong with it, or reads what is no file.
+	// Read says what is wrong with a file, and reads what is no regular
+	// file or cannot be mapped.
+	readInstead := func() error {
 		data, err := read(path, limit, what, object)
 		if err != nil {
 			return err
 		}
 		return fn(data)
 	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() == 0 || info.Size() > limit {
+		return readInstead()
+	}
 	data, unmap, err := mapFile(f, info.Size())
 	if err != nil {
-		data, err := read(path, limit, what, object)
-		if err != nil {
-			return err
-		}
-		return fn(data)
+		return readInstead()
 	}
 	defer unmap()
 	if object {
