@@ -45,6 +45,9 @@ type cond struct {
 	// the same locations.
 	eval    *learn.Condition
 	touches []touch
+	// writers are the chains whose writes to the condition's data the
+	// second pass has seen so far, in the order first seen.
+	writers []asyncclock.Chain
 }
 
 // touch is one event's REQ, GEN or KILL of a condition.
@@ -68,6 +71,11 @@ type touch struct {
 	unit     int32
 	from     asyncclock.Time
 	to       asyncclock.Epoch
+	// proj, for a REQ whose condition had at most maxProjected writers
+	// when its from time was taken, is that time's clocks of those
+	// writers (the nonzero ones), and from is not kept: see covers.
+	proj      []asyncclock.Epoch
+	projected bool
 	// pos is the op number (from 1) that orders the touch among the
 	// others: a REQ's first read of the condition's data, a GEN's or
 	// KILL's last write to it, a mid-event KILL's write that made the
@@ -92,7 +100,43 @@ type touch struct {
 // before y's first; false for two touches of one unit. (Covers answers
 // for an op earlier in the trace than the time's: consecutive ops of a
 // task may share an epoch.)
-func before(x, y *touch) bool { return x.unit != y.unit && x.last < y.first && y.from.Covers(x.to) }
+func before(x, y *touch) bool { return x.unit != y.unit && x.last < y.first && y.covers(x.to) }
+
+// covers reports whether epoch e happens before touch y's first op: y's
+// from time covers it. A REQ keeps, instead of that time, its clocks of
+// the chains that had written the condition's data by then (projected):
+// a REQ is only ever asked about the last write of an earlier GEN, KILL
+// or mid-event KILL (x.last < y.first), whose chain is among those. A
+// full time keeps every block of clocks it was made of alive, which for
+// the hundreds of thousands of REQs of a long trace was most of
+// detect's memory.
+func (y *touch) covers(e asyncclock.Epoch) bool {
+	if !y.projected {
+		return y.from.Covers(e)
+	}
+	c := e.Chain()
+	for _, p := range y.proj {
+		if p.Chain() == c {
+			return e.Clock() <= p.Clock()
+		}
+	}
+	return false
+}
+
+// maxProjected bounds the writer chains a REQ's from time is projected
+// on; a REQ of a condition with more keeps its whole time.
+const maxProjected = 32
+
+// project returns the nonzero clocks of time at the chains ws.
+func project(time asyncclock.Time, ws []asyncclock.Chain) []asyncclock.Epoch {
+	var out []asyncclock.Epoch
+	for _, c := range ws {
+		if k := time.Get(c); k > 0 {
+			out = append(out, asyncclock.MakeEpoch(c, k))
+		}
+	}
+	return out
+}
 
 // unit is an event (or, for writes outside any event, one write of a
 // thread) that touches a condition: what a report says about it.

@@ -447,6 +447,12 @@ type analysis struct {
 // their data and the clocks (window is AsyncClock's), then the checks
 // run condition by condition.
 func passes(ctx context.Context, sp *learn.Spec, src source, window time.Duration) (*analysis, error) {
+	return passesProjecting(ctx, sp, src, window, maxProjected)
+}
+
+// passesProjecting is passes, projecting a REQ's time on the writers of
+// its condition if they are at most projectAt (tests: -1, never).
+func passesProjecting(ctx context.Context, sp *learn.Spec, src source, window time.Duration, projectAt int) (*analysis, error) {
 	syms := traces.NewSymbols()
 	a := &analysis{stats: TraceStats{File: src.name}, conds: newConds()}
 	st := &a.stats
@@ -469,6 +475,7 @@ func passes(ctx context.Context, sp *learn.Spec, src source, window time.Duratio
 	eng := asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true})
 	eng.SetFile(src.name)
 	a.tk = newTracker(syms, eng, a.conds, rl)
+	a.tk.projectAt = projectAt
 	err = readTrace(ctx, src, syms, nil, func(op *traces.Op, pos int64, line int) error {
 		if err := eng.Step(op, line); err != nil {
 			return err

@@ -26,6 +26,9 @@ type tracker struct {
 	reqs  map[traces.Sym][]touchRef // from the first pass
 	marks []mark                    // from the first pass
 	next  int                       // the next mark
+	// projectAt is the most writers of a condition on which a REQ's time
+	// is projected (maxProjected; see touch.covers).
+	projectAt int
 
 	heap   map[traces.Location]traces.Value // the conditions' locations only
 	stacks map[traces.Sym][]traces.Sym      // the handlers each task is in
@@ -149,7 +152,7 @@ type midStretch struct {
 
 func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *realizer) *tracker {
 	return &tracker{
-		syms: syms, eng: eng, conds: cs, reqs: rl.reqs, marks: rl.marks,
+		syms: syms, eng: eng, conds: cs, reqs: rl.reqs, marks: rl.marks, projectAt: maxProjected,
 		heap:   make(map[traces.Location]traces.Value),
 		stacks: make(map[traces.Sym][]traces.Sym),
 		events: make(map[traces.Sym]*eventInfo),
@@ -187,9 +190,12 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 	for ; t.next < len(t.marks) && t.marks[t.next].pos == pos; t.next++ {
 		m := t.marks[t.next]
 		tc := &t.conds.list[m.ref.cond].touches[m.ref.touch]
-		if m.to {
+		switch c := t.conds.list[m.ref.cond]; {
+		case m.to:
 			tc.to = t.eng.Epoch()
-		} else {
+		case len(c.writers) <= t.projectAt:
+			tc.proj, tc.projected = project(t.eng.Time(), c.writers), true
+		default:
 			tc.from = t.eng.Time()
 		}
 	}
@@ -379,6 +385,9 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 			}
 		}
 		ot.at, ot.handler, ot.to = at, h, t.eng.Epoch()
+		if ch := ot.to.Chain(); !slices.Contains(c.writers, ch) {
+			c.writers = append(c.writers, ch)
+		}
 		ot.absolute = ot.absolute || !inPlace
 		if ot.held {
 			t.midEvent(c, ot, at, h)
