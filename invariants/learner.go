@@ -29,8 +29,10 @@ type VarState struct {
 	User map[string]*UserState `json:"user,omitempty"`
 }
 
-// PairKey names a pair of data; X < Y.
-type PairKey struct{ X, Y string }
+// pairKey names a pair of data of a learner: the ids (Learner.id) of X
+// and Y, X < Y. Two ids in a word rather than two strings: a handler
+// that reads thousands of data has millions of pairs.
+type pairKey uint64
 
 // PairEntry is what a learner keeps about one pair of data.
 type PairEntry struct {
@@ -186,8 +188,9 @@ type Learner struct {
 	cat     *Catalog
 	samples int64
 	vars    map[string]*VarState
-	pairs   map[PairKey]*PairEntry
-	order   []int // scratch for Add
+	pairs   map[pairKey]*PairEntry
+	ids     map[string]int32 // the data's names, numbered for pairKey
+	order   []int            // scratch for Add
 	// unpaired counts the samples with more than MaxPairGroup data of one
 	// type, whose pairs of that type were not learned.
 	unpaired int64
@@ -202,7 +205,22 @@ type Learner struct {
 
 // NewLearner returns an empty learner trying the templates of cat.
 func NewLearner(cat *Catalog) *Learner {
-	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[PairKey]*PairEntry)}
+	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[pairKey]*PairEntry), ids: make(map[string]int32)}
+}
+
+// key returns the key of the pair (x, y), x < y, numbering their names
+// if they have no number yet.
+func (l *Learner) key(x, y string) pairKey {
+	return pairKey(uint64(uint32(l.id(x)))<<32 | uint64(uint32(l.id(y))))
+}
+
+func (l *Learner) id(name string) int32 {
+	i, ok := l.ids[name]
+	if !ok {
+		i = int32(len(l.ids))
+		l.ids[name] = i
+	}
+	return i
 }
 
 // Samples returns the number of samples added (merged ones included).
@@ -302,7 +320,7 @@ func (l *Learner) addPair(a, b *Var) {
 	if a.Name > b.Name {
 		a, b = b, a
 	}
-	key := PairKey{a.Name, b.Name}
+	key := l.key(a.Name, b.Name)
 	p := l.pairs[key]
 	if p == nil {
 		p = &PairEntry{X: a.Name, Y: b.Name}
@@ -349,10 +367,11 @@ func (l *Learner) Merge(o *Learner) {
 		vs.Summary.Merge(&ov.Summary)
 		l.mergeUser(&vs.User, ov.User)
 	}
-	for key, op := range o.pairs {
+	for _, op := range o.pairs {
+		key := l.key(op.X, op.Y)
 		p := l.pairs[key]
 		if p == nil {
-			p = &PairEntry{X: key.X, Y: key.Y}
+			p = &PairEntry{X: op.X, Y: op.Y}
 			l.pairs[key] = p
 		}
 		p.merge(op)
@@ -452,7 +471,7 @@ func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
 		if p == nil || p.X >= p.Y {
 			return nil, fmt.Errorf("bad pair state: names must be given in increasing order")
 		}
-		key := PairKey{p.X, p.Y}
+		key := l.key(p.X, p.Y)
 		if _, dup := l.pairs[key]; dup {
 			return nil, fmt.Errorf("pair (%s, %s) is listed twice", p.X, p.Y)
 		}

@@ -62,12 +62,12 @@ func TestOncePairs(t *testing.T) {
 		}
 	}
 	l.Add([]Var{{Name: "a0", Val: IntValue(5), Group: 1}, {Name: "b0", Val: IntValue(7), Group: 1}})
-	if p := l.pairs[PairKey{"a0", "b0"}]; p.state == nil || p.state.N != 2 {
+	if p := l.pairs[l.key("a0", "b0")]; p.state == nil || p.state.N != 2 {
 		t.Errorf("pair of two samples: state %+v, want one of 2 samples", p.state)
 	}
 	var full PairState
 	full.Add(IntValue(1), IntValue(2))
-	once, err := json.Marshal(l.pairs[PairKey{"a1", "b1"}])
+	once, err := json.Marshal(l.pairs[l.key("a1", "b1")])
 	if err != nil {
 		t.Fatal(err)
 	}
