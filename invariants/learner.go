@@ -41,7 +41,7 @@ type PairEntry struct {
 	// Most pairs of a handler that reads many data meet in one sample:
 	// the point takes a fifth of the memory of a state.
 	state *PairState
-	once  Point
+	once  onePoint
 	// User holds the state of each binary user template on the pair: under
 	// its name for (x, y), and name + "/yx" for (y, x).
 	User map[string]*UserState
@@ -54,8 +54,35 @@ func (p *PairEntry) State() *PairState {
 		return p.state
 	}
 	var st PairState
-	st.Add(p.once.X, p.once.Y)
+	pt := p.once.point()
+	st.Add(pt.X, pt.Y)
 	return &st
+}
+
+// onePoint is the point of a pair met in one sample in half the memory
+// of a Point: both values' kinds and bits, and their strings only if one
+// is a string (most data are numbers, references, booleans or null).
+type onePoint struct {
+	kx, ky Kind
+	bx, by uint64
+	strs   *[2]string
+}
+
+func makeOnePoint(x, y Value) onePoint {
+	o := onePoint{kx: x.kind, ky: y.kind, bx: x.bits, by: y.bits}
+	if x.str != "" || y.str != "" {
+		o.strs = &[2]string{x.str, y.str}
+	}
+	return o
+}
+
+// point returns the point; the zero onePoint is that of two absent values.
+func (o onePoint) point() Point {
+	x, y := Value{kind: o.kx, bits: o.bx}, Value{kind: o.ky, bits: o.by}
+	if o.strs != nil {
+		x.str, y.str = o.strs[0], o.strs[1]
+	}
+	return Point{x, y}
 }
 
 // add records one sample of the pair.
@@ -63,11 +90,11 @@ func (p *PairEntry) add(x, y Value) {
 	switch {
 	case p.state != nil:
 		p.state.Add(x, y)
-	case p.once.X.kind == Absent:
-		p.once = Point{x, y}
+	case p.once.kx == Absent:
+		p.once = makeOnePoint(x, y)
 	default:
 		p.state = p.State()
-		p.once = Point{}
+		p.once = onePoint{}
 		p.state.Add(x, y)
 	}
 }
@@ -75,13 +102,14 @@ func (p *PairEntry) add(x, y Value) {
 // merge adds the samples of o, a pair of the same data.
 func (p *PairEntry) merge(o *PairEntry) {
 	if o.state == nil {
-		if o.once.X.kind != Absent {
-			p.add(o.once.X, o.once.Y)
+		if o.once.kx != Absent {
+			pt := o.once.point()
+			p.add(pt.X, pt.Y)
 		}
 		return
 	}
 	if p.state == nil {
-		p.state, p.once = p.State(), Point{}
+		p.state, p.once = p.State(), onePoint{}
 	}
 	p.state.Merge(o.state)
 }
