@@ -47,8 +47,9 @@ func (l *Learner) Infer(opts Options) []*Condition {
 	for name, vs := range l.vars {
 		l.unary(name, vs, keep)
 	}
-	for _, p := range l.pairs {
-		l.binary(p, keep)
+	for k, p := range l.pairs {
+		x, y := l.pairNames(k)
+		l.binary(x, y, p, keep)
 	}
 	if !opts.All {
 		out = suppress(out)
@@ -213,8 +214,8 @@ func nonZeroRange(s *Summary) float64 {
 	return math.Min(hi-lo+1, 50)
 }
 
-// binary proposes the conditions on one pair.
-func (l *Learner) binary(e *PairEntry, keep func(*Condition)) {
+// binary proposes the conditions on the pair (X, Y).
+func (l *Learner) binary(X, Y string, e *pairRec, keep func(*Condition)) {
 	p := e.State()
 	n := p.N
 	if n == 0 {
@@ -223,7 +224,6 @@ func (l *Learner) binary(e *PairEntry, keep func(*Condition)) {
 	cond := func(b builtin, x, y string, chance float64) *Condition {
 		return &Condition{Template: l.cat.kind(b), Vars: []string{x, y}, Support: n, Chance: chance}
 	}
-	X, Y := e.X, e.Y
 	half := pow(0.5, n)
 	numeric := p.Num == n
 	other := p.Ptr == n || p.Bools == n
@@ -294,7 +294,7 @@ func (l *Learner) binary(e *PairEntry, keep func(*Condition)) {
 			if swapped {
 				name, vars = name+swappedSuffix, []string{Y, X}
 			}
-			st := e.User[name]
+			st := e.user[name]
 			if st == nil || st.N != n {
 				continue
 			}

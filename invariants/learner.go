@@ -34,22 +34,30 @@ type VarState struct {
 // that reads thousands of data has millions of pairs.
 type pairKey uint64
 
-// PairEntry is what a learner keeps about one pair of data.
+// PairEntry is a pair of data and what a learner knows of it: the stored
+// form of a learner's pairs (State).
 type PairEntry struct {
 	X, Y string
+	pairRec
+}
+
+// pairRec is what a learner keeps about one pair of data; the learner's
+// key of it has their names. A handler that reads thousands of data has
+// millions of pairs.
+type pairRec struct {
 	// state is the pair's state; nil while the pair has one sample, once.
 	// Most pairs of a handler that reads many data meet in one sample:
 	// the point takes a fifth of the memory of a state.
 	state *PairState
 	once  onePoint
-	// User holds the state of each binary user template on the pair: under
+	// user holds the state of each binary user template on the pair: under
 	// its name for (x, y), and name + "/yx" for (y, x).
-	User map[string]*UserState
+	user map[string]*UserState
 }
 
 // State returns the pair's state: its own, or for a pair of one sample,
 // a new one.
-func (p *PairEntry) State() *PairState {
+func (p *pairRec) State() *PairState {
 	if p.state != nil {
 		return p.state
 	}
@@ -86,7 +94,7 @@ func (o onePoint) point() Point {
 }
 
 // add records one sample of the pair.
-func (p *PairEntry) add(x, y Value) {
+func (p *pairRec) add(x, y Value) {
 	switch {
 	case p.state != nil:
 		p.state.Add(x, y)
@@ -100,7 +108,7 @@ func (p *PairEntry) add(x, y Value) {
 }
 
 // merge adds the samples of o, a pair of the same data.
-func (p *PairEntry) merge(o *PairEntry) {
+func (p *pairRec) merge(o *pairRec) {
 	if o.state == nil {
 		if o.once.kx != Absent {
 			pt := o.once.point()
@@ -126,7 +134,7 @@ type pairJSON struct {
 
 // MarshalJSON writes the pair with its failed relations by name.
 func (p *PairEntry) MarshalJSON() ([]byte, error) {
-	j := pairJSON{X: p.X, Y: p.Y, PairState: *p.State(), User: p.User}
+	j := pairJSON{X: p.X, Y: p.Y, PairState: *p.State(), User: p.user}
 	for i, n := range failNames {
 		if j.PairState.Fails&(1<<i) != 0 {
 			j.Fails = append(j.Fails, n)
@@ -141,7 +149,7 @@ func (p *PairEntry) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*p = PairEntry{X: j.X, Y: j.Y, state: &j.PairState, User: j.User}
+	*p = PairEntry{X: j.X, Y: j.Y, pairRec: pairRec{state: &j.PairState, user: j.User}}
 	for _, f := range j.Fails {
 		i := slices.Index(failNames, f)
 		if i < 0 {
@@ -216,8 +224,9 @@ type Learner struct {
 	cat     *Catalog
 	samples int64
 	vars    map[string]*VarState
-	pairs   map[pairKey]*PairEntry
+	pairs   map[pairKey]*pairRec
 	ids     map[string]int32 // the data's names, numbered for pairKey
+	names   []string         // by number
 	order   []int            // scratch for Add
 	// unpaired counts the samples with more than MaxPairGroup data of one
 	// type, whose pairs of that type were not learned.
@@ -233,7 +242,7 @@ type Learner struct {
 
 // NewLearner returns an empty learner trying the templates of cat.
 func NewLearner(cat *Catalog) *Learner {
-	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[pairKey]*PairEntry), ids: make(map[string]int32)}
+	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[pairKey]*pairRec), ids: make(map[string]int32)}
 }
 
 // key returns the key of the pair (x, y), x < y, numbering their names
@@ -245,10 +254,16 @@ func (l *Learner) key(x, y string) pairKey {
 func (l *Learner) id(name string) int32 {
 	i, ok := l.ids[name]
 	if !ok {
-		i = int32(len(l.ids))
+		i = int32(len(l.names))
 		l.ids[name] = i
+		l.names = append(l.names, name)
 	}
 	return i
+}
+
+// pairNames returns the names of the pair of key k.
+func (l *Learner) pairNames(k pairKey) (x, y string) {
+	return l.names[uint32(k>>32)], l.names[uint32(k)]
 }
 
 // Samples returns the number of samples added (merged ones included).
@@ -351,7 +366,7 @@ func (l *Learner) addPair(a, b *Var) {
 	key := l.key(a.Name, b.Name)
 	p := l.pairs[key]
 	if p == nil {
-		p = &PairEntry{X: a.Name, Y: b.Name}
+		p = &pairRec{}
 		l.pairs[key] = p
 	}
 	p.add(a.Val, b.Val)
@@ -359,9 +374,9 @@ func (l *Learner) addPair(a, b *Var) {
 		if _, ok := t.user.opType(a.Val, b.Val, 2); !ok {
 			continue
 		}
-		userState(&p.User, t.Name).add(t.user, a.Val, b.Val)
+		userState(&p.user, t.Name).add(t.user, a.Val, b.Val)
 		if !t.user.decl.Symmetric {
-			userState(&p.User, t.Name+swappedSuffix).add(t.user, b.Val, a.Val)
+			userState(&p.user, t.Name+swappedSuffix).add(t.user, b.Val, a.Val)
 		}
 	}
 }
@@ -395,15 +410,15 @@ func (l *Learner) Merge(o *Learner) {
 		vs.Summary.Merge(&ov.Summary)
 		l.mergeUser(&vs.User, ov.User)
 	}
-	for _, op := range o.pairs {
-		key := l.key(op.X, op.Y)
+	for ok, op := range o.pairs {
+		key := l.key(o.pairNames(ok))
 		p := l.pairs[key]
 		if p == nil {
-			p = &PairEntry{X: op.X, Y: op.Y}
+			p = &pairRec{}
 			l.pairs[key] = p
 		}
 		p.merge(op)
-		l.mergeUser(&p.User, op.User)
+		l.mergeUser(&p.user, op.user)
 	}
 	for g, og := range o.guards {
 		l.guard(g).Merge(og)
@@ -435,7 +450,8 @@ type State struct {
 	Guards map[string]*State `json:"guards,omitempty"`
 }
 
-// State returns the learner's state; it shares memory with the learner.
+// State returns the learner's state; it shares memory with the learner
+// (the pairs' entries are new, their states the learner's).
 func (l *Learner) State() *State {
 	s := &State{Samples: l.samples, Vars: l.vars}
 	for g, gl := range l.guards {
@@ -444,8 +460,16 @@ func (l *Learner) State() *State {
 		}
 		s.Guards[g] = gl.State()
 	}
-	for _, p := range l.pairs {
-		s.Pairs = append(s.Pairs, p)
+	if len(l.pairs) > 0 {
+		entries := make([]PairEntry, 0, len(l.pairs))
+		for k, p := range l.pairs {
+			x, y := l.pairNames(k)
+			entries = append(entries, PairEntry{X: x, Y: y, pairRec: *p})
+		}
+		s.Pairs = make([]*PairEntry, len(entries))
+		for i := range entries {
+			s.Pairs[i] = &entries[i]
+		}
 	}
 	slices.SortFunc(s.Pairs, func(a, b *PairEntry) int {
 		if a.X != b.X {
@@ -504,7 +528,8 @@ func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
 			return nil, fmt.Errorf("pair (%s, %s) is listed twice", p.X, p.Y)
 		}
 		if p.state == nil {
-			p.state = &PairState{} // built, not read from JSON
+			// Built (State), not read from JSON: a pair of one sample.
+			p.state, p.once = p.State(), onePoint{}
 		}
 		st := p.state
 		if st.N > 0 && len(st.Tuples) == 0 && !st.ManyTuples {
@@ -515,10 +540,10 @@ func NewLearnerFromState(cat *Catalog, s *State) (*Learner, error) {
 		if err := st.validate(); err != nil {
 			return nil, fmt.Errorf("pair (%s, %s): %w", p.X, p.Y, err)
 		}
-		if err := check(p.User, 2, st.N, "pair ("+p.X+", "+p.Y+")"); err != nil {
+		if err := check(p.user, 2, st.N, "pair ("+p.X+", "+p.Y+")"); err != nil {
 			return nil, err
 		}
-		l.pairs[key] = p
+		l.pairs[key] = &p.pairRec
 	}
 	for g, gs := range s.Guards {
 		if gs == nil {

@@ -67,11 +67,11 @@ func TestOncePairs(t *testing.T) {
 	}
 	var full PairState
 	full.Add(IntValue(1), IntValue(2))
-	once, err := json.Marshal(l.pairs[l.key("a1", "b1")])
+	once, err := json.Marshal(&PairEntry{X: "a1", Y: "b1", pairRec: *l.pairs[l.key("a1", "b1")]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := json.Marshal(&PairEntry{X: "a1", Y: "b1", state: &full})
+	want, err := json.Marshal(&PairEntry{X: "a1", Y: "b1", pairRec: pairRec{state: &full}})
 	if err != nil {
 		t.Fatal(err)
 	}

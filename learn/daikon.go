@@ -110,12 +110,15 @@ func daikonPoints(res *Result) []*point {
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		h := res.Spec.Handler(p.handler)
-		comp := comparability(h, names)
+		var st *invariants.State
+		if h := res.Spec.Handler(p.handler); h != nil {
+			st = h.LearningState()
+		}
+		comp := comparability(st, names)
 		used := map[string]int{}
 		for i, n := range names {
 			p.index[n] = i
-			p.vars = append(p.vars, daikonVar{name: n, daikonName: daikonName(n, used), rep: repType(h, n), comparability: comp[n]})
+			p.vars = append(p.vars, daikonVar{name: n, daikonName: daikonName(n, used), rep: repType(st, n), comparability: comp[n]})
 		}
 		pts = append(pts, p)
 	}
@@ -125,7 +128,7 @@ func daikonPoints(res *Result) []*point {
 
 // comparability numbers the abstract types: data the learner compared (a
 // pair state exists) are in one class.
-func comparability(h *Handler, names []string) map[string]int {
+func comparability(st *invariants.State, names []string) map[string]int {
 	parent := map[string]string{}
 	var find func(string) string
 	find = func(s string) string {
@@ -136,8 +139,8 @@ func comparability(h *Handler, names []string) map[string]int {
 		}
 		return s
 	}
-	if h != nil && h.State != nil {
-		for _, p := range h.State.Pairs {
+	if st != nil {
+		for _, p := range st.Pairs {
 			a, b := find(p.X), find(p.Y)
 			if a != b {
 				parent[b] = a
@@ -157,11 +160,11 @@ func comparability(h *Handler, names []string) map[string]int {
 }
 
 // repType chooses the rep-type of a datum from the kinds of its values.
-func repType(h *Handler, name string) string {
-	if h == nil || h.State == nil || h.State.Vars[name] == nil {
+func repType(st *invariants.State, name string) string {
+	if st == nil || st.Vars[name] == nil {
 		return "hashcode"
 	}
-	s := h.State.Vars[name].Summary
+	s := st.Vars[name].Summary
 	switch {
 	case s.Int > 0 && s.Float == 0 && s.Int >= s.Bool && s.Int >= s.String:
 		return "int"

@@ -74,10 +74,11 @@ func MergeWith(opts MergeOptions, specs ...*Spec) (*Spec, error) {
 		out.Apps = append(out.Apps, sp.Apps...)
 		out.Inputs = append(out.Inputs, sp.Inputs...)
 		for _, h := range sp.Handlers {
-			if h.State == nil {
+			st := h.LearningState()
+			if st == nil {
 				return nil, fmt.Errorf("merge: spec %d: handler %s has no learning state (was it removed?): cannot merge", i+1, h.Name)
 			}
-			l, err := invariants.NewLearnerFromState(cat, h.State)
+			l, err := invariants.NewLearnerFromState(cat, st)
 			if err != nil {
 				return nil, fmt.Errorf("merge: spec %d: handler %s: %w", i+1, h.Name, err)
 			}

@@ -68,9 +68,23 @@ type Handler struct {
 	Samples    int64 // invocations learned from
 	Traces     int   // traces in which it ran
 	Conditions []*Condition
-	// State is the learner's state, for merging; nil in a spec that was
-	// stripped of it (such a spec can be used, not merged).
-	State *invariants.State
+	// State is the learning state read from a spec file, for merging;
+	// nil in a spec stripped of it (such a spec can be used, not merged)
+	// and in one learned in this process, which keeps its learner
+	// instead: LearningState returns either.
+	State   *invariants.State
+	learner *invariants.Learner
+}
+
+// LearningState returns the handler's learning state: as read, or made
+// from its learner (anew at each call: a spec writes one handler's at a
+// time, rather than holding every handler's at once); nil if it has
+// none.
+func (h *Handler) LearningState() *invariants.State {
+	if h.State == nil && h.learner != nil {
+		return h.learner.State()
+	}
+	return h.State
 }
 
 // Condition is one precondition of a handler.
@@ -153,7 +167,7 @@ func newSpec(cat *invariants.Catalog, p Params, ntraces int, apps, inputs []stri
 }
 
 func handlerFrom(name string, l *invariants.Learner, ntraces int, p Params) *Handler {
-	h := &Handler{Name: name, Samples: l.Samples(), Traces: ntraces, State: l.State()}
+	h := &Handler{Name: name, Samples: l.Samples(), Traces: ntraces, learner: l}
 	for _, ic := range l.Infer(p.options()) {
 		h.Conditions = append(h.Conditions, conditionFrom(name, ic))
 	}
@@ -491,8 +505,9 @@ func (e *specWriter) handler(h *Handler, end string) {
 	e.field(3, "handler", h.Name, ",")
 	e.field(3, "samples", h.Samples, ",")
 	e.field(3, "traces", h.Traces, ",")
+	st := h.LearningState()
 	last := ","
-	if h.State == nil {
+	if st == nil {
 		last = ""
 	}
 	if len(h.Conditions) == 0 {
@@ -504,7 +519,7 @@ func (e *specWriter) handler(h *Handler, end string) {
 		}
 		e.line(3, "]"+last)
 	}
-	if st := h.State; st != nil {
+	if st != nil {
 		e.line(3, `"state": {`)
 		parts := 1
 		if len(st.Vars) > 0 {
