@@ -606,9 +606,12 @@ func (sp *Spec) WriteFile(path string) error {
 	return f.Commit()
 }
 
-// MaxSpecSize bounds a spec file. Real specs take kilobytes to megabytes;
-// learning on bodies of thousands of actions has written 300 MB ones.
-const MaxSpecSize = 512 << 20
+// MaxSpecSize bounds a spec file. Real specs take kilobytes to megabytes,
+// but the learning state of a corpus whose handlers read thousands of
+// data is hundreds of megabytes (a 10k-event trace of the app shape: a
+// 672 MB spec), and what learn writes must read. Files are mapped, not
+// read, and must start with '{': a wrong path still fails at once.
+const MaxSpecSize = 4 << 30
 
 // ReadSpecFile reads the spec file at path.
 func ReadSpecFile(path string) (*Spec, error) {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 )
 
@@ -67,6 +68,9 @@ func readFrom(r io.Reader, path string, size, limit int64, what string, object b
 	// read that returns nothing.
 	n := 512
 	if size >= 0 {
+		if size >= math.MaxInt {
+			return nil, tooLarge(path, math.MaxInt-1, what)
+		}
 		n = int(size) + 1
 	}
 	buf := make([]byte, 0, n)
