@@ -385,7 +385,9 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 			}
 		}
 		ot.at, ot.handler, ot.to = at, h, t.eng.Epoch()
-		if ch := ot.to.Chain(); !slices.Contains(c.writers, ch) {
+		// Past projectAt writers, REQs keep whole times: no need to
+		// look for more.
+		if ch := ot.to.Chain(); len(c.writers) <= t.projectAt && !slices.Contains(c.writers, ch) {
 			c.writers = append(c.writers, ch)
 		}
 		ot.absolute = ot.absolute || !inPlace

@@ -23,17 +23,9 @@ func TestShadowBounded(t *testing.T) {
 	}
 	dir := t.TempDir()
 	peak := func(events int) (ents, locs int) {
-		path, err := tracetest.File(context.Background(), dir, tracetest.App(events, 1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := traces.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
+		r := openApp(t, dir, events)
 		d := NewDetector(r.Symbols(), Config{Window: 5 * time.Second})
-		d.SetFile(path)
+		d.SetFile(r.Name())
 		var op traces.Op
 		for {
 			if err := r.Next(&op); errors.Is(err, io.EOF) {
@@ -70,15 +62,7 @@ func TestExplainBounded(t *testing.T) {
 	}
 	dir := t.TempDir()
 	peak := func(events int) int32 {
-		path, err := tracetest.File(context.Background(), dir, tracetest.App(events, 1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := traces.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
+		r := openApp(t, dir, events)
 		ex, peak, err := explain(context.Background(), r, "e10", fmt.Sprintf("e%d", events-10), 5*time.Second, limits{compactAt: 1 << 12, scan: 64})
 		if err != nil {
 			t.Fatal(err)
@@ -93,4 +77,19 @@ func TestExplainBounded(t *testing.T) {
 	if float64(p4) > 1.5*float64(p1) {
 		t.Errorf("the search grows with the trace: %d nodes at 20k events, %d at 80k", p1, p4)
 	}
+}
+
+// openApp opens the App trace of the given events, made in dir.
+func openApp(t *testing.T, dir string, events int) *traces.Reader {
+	t.Helper()
+	path, err := tracetest.File(context.Background(), dir, tracetest.App(events, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := traces.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }

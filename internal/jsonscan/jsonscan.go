@@ -294,17 +294,9 @@ func object(data []byte, i, depth int, fn MemberFunc) (int, error) {
 		if err != nil {
 			return end, err
 		}
-		i = SkipSpace(data, end)
-		if i >= len(data) {
-			return i, fail(i, "unexpected end of JSON input")
-		}
-		switch data[i] {
-		case ',':
-			i = SkipSpace(data, i+1)
-		case '}':
-			return i + 1, nil
-		default:
-			return i, fail(i, "invalid character %q after object key:value pair", data[i])
+		var done bool
+		if i, done, err = next(data, end, '}', "object key:value pair"); done || err != nil {
+			return i, err
 		}
 	}
 }
@@ -329,19 +321,27 @@ func array(data []byte, i, depth int, fn ElementFunc) (int, error) {
 		if err != nil {
 			return end, err
 		}
-		i = SkipSpace(data, end)
-		if i >= len(data) {
-			return i, fail(i, "unexpected end of JSON input")
-		}
-		switch data[i] {
-		case ',':
-			i = SkipSpace(data, i+1)
-		case ']':
-			return i + 1, nil
-		default:
-			return i, fail(i, "invalid character %q after array element", data[i])
+		var done bool
+		if i, done, err = next(data, end, ']', "array element"); done || err != nil {
+			return i, err
 		}
 	}
+}
+
+// next reads what follows a member or element of a container that ends
+// with closer, from end: a comma (it returns where the next one starts),
+// or closer (done, and where the container ends).
+func next(data []byte, end int, closer byte, what string) (int, bool, error) {
+	i := SkipSpace(data, end)
+	switch {
+	case i >= len(data):
+		return i, false, fail(i, "unexpected end of JSON input")
+	case data[i] == ',':
+		return SkipSpace(data, i+1), false, nil
+	case data[i] == closer:
+		return i + 1, true, nil
+	}
+	return i, false, fail(i, "invalid character %q after %s", data[i], what)
 }
 
 // key decodes a checked string literal as encoding/json does; one with
