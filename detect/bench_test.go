@@ -87,7 +87,7 @@ func BenchmarkPasses(b *testing.B) {
 	ctx := context.Background()
 	b.Run("read", func(b *testing.B) {
 		for b.Loop() {
-			if err := readTrace(ctx, source{path, path}, traces.NewSymbols(), nil, func(*traces.Op, int64, int) error { return nil }); err != nil {
+			if err := readTrace(ctx, source{name: path, file: path}, traces.NewSymbols(), nil, func(*traces.Op, int64, int) error { return nil }); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -96,14 +96,14 @@ func BenchmarkPasses(b *testing.B) {
 		for b.Loop() {
 			syms := traces.NewSymbols()
 			rl := newRealizer(sp, syms, newConds(), &TraceStats{})
-			if err := readTrace(ctx, source{path, path}, syms, nil, func(op *traces.Op, pos int64, line int) error { rl.step(op, pos, line); return nil }); err != nil {
+			if err := readTrace(ctx, source{name: path, file: path}, syms, nil, func(op *traces.Op, pos int64, line int) error { rl.step(op, pos, line); return nil }); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("passes+checks", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := passes(ctx, sp, source{path, path}, asyncclock.DefaultWindow); err != nil {
+			if _, err := passes(ctx, sp, source{name: path, file: path}, asyncclock.DefaultWindow); err != nil {
 				b.Fatal(err)
 			}
 		}

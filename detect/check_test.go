@@ -15,7 +15,7 @@ import (
 func found(t *testing.T, s *script, cs ...specCond) []string {
 	t.Helper()
 	path := s.file(t, t.TempDir(), "t.jsonl")
-	a, err := passes(context.Background(), makeSpec(t, cs...), source{path, path}, 0)
+	a, err := passes(context.Background(), makeSpec(t, cs...), source{name: path, file: path}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -591,7 +591,7 @@ func TestChecks(t *testing.T) {
 func roles(t *testing.T, s *script, cs ...specCond) string {
 	t.Helper()
 	path := s.file(t, t.TempDir(), "t.jsonl")
-	a, err := passes(context.Background(), makeSpec(t, cs...), source{path, path}, 0)
+	a, err := passes(context.Background(), makeSpec(t, cs...), source{name: path, file: path}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,11 @@ type Options struct {
 	// Progress, if set, is called after each trace with the number done;
 	// it may be called from several goroutines.
 	Progress func(done int)
+	// Ops, if set, is called with the number of ops read since its last
+	// call, every 65536 ops of any read of a trace (each is read twice,
+	// three times with explanations): progress within a long trace. It
+	// may be called from several goroutines.
+	Ops func(n int)
 	// Explain is how many reports, in rank order, get in their example
 	// the happens-before explanation of why its two events are concurrent
 	// (races.Explain: which rule would order them and why it does not);
@@ -163,7 +168,7 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 	}
 	srcs := make([]source, len(paths))
 	for i, p := range paths {
-		srcs[i] = source{name: p, file: p}
+		srcs[i] = source{name: p, file: p, ops: opts.Ops}
 		if p != "-" {
 			continue
 		}
@@ -172,7 +177,7 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 			return nil, fmt.Errorf("detect: %w", err)
 		}
 		defer os.Remove(file)
-		srcs[i] = source{name: traces.StdinName, file: file}
+		srcs[i] = source{name: traces.StdinName, file: file, ops: opts.Ops}
 	}
 	results := make([]*traceResult, len(paths))
 	err := parallel.ForEach(ctx, len(paths), opts.Workers, opts.Progress, func(ctx context.Context, _, i int) error {
@@ -226,9 +231,9 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 	res.AllowedReports = len(all)
 	res.Reports = group(recs)
 	if n := min(opts.Explain, len(res.Reports)); n > 0 {
-		files := make(map[string]string, len(srcs))
+		files := make(map[string]source, len(srcs))
 		for _, s := range srcs {
-			files[s.name] = s.file
+			files[s.name] = s
 		}
 		// The examples to explain, by trace: one read of a trace explains
 		// all of its examples.
@@ -259,8 +264,24 @@ func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (
 
 // source is a trace to analyse: its name in messages and results, and
 // the file that holds it (a spooled copy of standard input is named
-// traces.StdinName).
-type source struct{ name, file string }
+// traces.StdinName); ops, if set, is told of the ops read
+// (Options.Ops).
+type source struct {
+	name, file string
+	ops        func(n int)
+}
+
+// open opens the trace src, with syms if not nil.
+func (src source) open(syms *traces.Symbols) (*traces.Reader, error) {
+	opts := []traces.Option{traces.WithName(src.name)}
+	if syms != nil {
+		opts = append(opts, traces.WithSymbols(syms))
+	}
+	if src.ops != nil {
+		opts = append(opts, traces.WithProgress(src.ops))
+	}
+	return traces.Open(src.file, opts...)
+}
 
 // spool copies stdin (nil: os.Stdin) to a temporary file, which the
 // caller removes, and returns its path.
@@ -292,9 +313,9 @@ func explainable(in *Instance) bool {
 
 // explain completes the why of instances, explainable and of one trace,
 // with the happens-before explanations of their concurrency, found in
-// one read of the trace (file holds it).
-func explain(ctx context.Context, ins []*Instance, file string, window time.Duration) error {
-	r, err := traces.Open(file, traces.WithName(ins[0].Trace))
+// one read of the trace src.
+func explain(ctx context.Context, ins []*Instance, src source, window time.Duration) error {
+	r, err := src.open(nil)
 	if err != nil {
 		return fmt.Errorf("detect: explain: %w", err)
 	}
@@ -498,7 +519,7 @@ func passesProjecting(ctx context.Context, sp *learn.Spec, src source, window ti
 // once opened, visit every op with its number (from 1) and line. Its
 // errors, the reader's and visit's, say "detect".
 func readTrace(ctx context.Context, src source, syms *traces.Symbols, header func(*traces.Reader), visit func(op *traces.Op, pos int64, line int) error) error {
-	r, err := traces.Open(src.file, traces.WithSymbols(syms), traces.WithName(src.name))
+	r, err := src.open(syms)
 	if err != nil {
 		return fmt.Errorf("detect: %w", err)
 	}

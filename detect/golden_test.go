@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/licorice-dev/licorice/internal/golden"
 
 	"github.com/licorice-dev/licorice/learn"
+	"github.com/licorice-dev/licorice/traces"
 )
 
 // goldenScript is a small app with one finding of every kind:
@@ -181,5 +184,42 @@ func TestExplainBound(t *testing.T) {
 	}
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], fmt.Sprintf("the first %d of the %d reports", first+1, len(res.Reports))) {
 		t.Errorf("Explain %d: warnings %q", first+1, res.Warnings)
+	}
+}
+
+// Options.Ops hears of every op of every read of every trace: two reads
+// of each, and one more of a trace whose reports are explained.
+func TestOpsProgress(t *testing.T) {
+	sp, trace := goldenInput(t)
+	r, err := traces.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(0)
+	for {
+		var op traces.Op
+		if err := r.Next(&op); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	r.Close()
+	for _, tt := range []struct {
+		explain int
+		reads   int64
+	}{{0, 2}, {DefaultExplain, 3}} {
+		var ops atomic.Int64
+		_, err := Detect(context.Background(), sp, []string{trace, trace}, Options{Explain: tt.explain, Ops: func(n int) { ops.Add(int64(n)) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The golden trace is given twice; explanations read it once
+		// (the examples are of the first).
+		want := 2*2*n + (tt.reads-2)*n
+		if got := ops.Load(); got != want {
+			t.Errorf("Explain %d: %d ops heard of, want %d (%d ops in the trace)", tt.explain, got, want, n)
+		}
 	}
 }

@@ -127,7 +127,7 @@ func TestAgainstReference(t *testing.T) {
 		if seed%2 == 1 {
 			projectAt = -1
 		}
-		a, err := passesProjecting(context.Background(), sp, source{path, path}, 0, projectAt)
+		a, err := passesProjecting(context.Background(), sp, source{name: path, file: path}, 0, projectAt)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

@@ -32,6 +32,11 @@ type Options struct {
 	// Progress, if set, is called after each trace with the number done;
 	// it may be called from several goroutines.
 	Progress func(done int)
+	// Ops, if set, is called with the number of ops read since its last
+	// call, every 65536 ops of any read of a trace (a trace with an error
+	// op is read twice): progress within a long trace. It may be called
+	// from several goroutines.
+	Ops func(n int)
 	// KeepSamples keeps every sample in the result, for the Daikon export.
 	// Memory then grows with the number of samples.
 	KeepSamples bool
@@ -106,7 +111,7 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	all := &learned{handlers: make(map[string]*handlerState)}
 	ws := make([]*worker, workers)
 	for i := range ws {
-		ws[i] = newWorker(opts.Catalog, opts.KeepSamples, all)
+		ws[i] = newWorker(opts.Catalog, opts.KeepSamples, all, opts.Ops)
 	}
 	err := parallel.ForEach(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
 		outcomes[i] = ws[w].trace(ctx, paths[i], opts.Stdin)
@@ -197,11 +202,12 @@ type worker struct {
 	keep  bool
 	all   *learned // where each trace's learners go
 	vars  []invariants.Var
+	ops   func(n int) // Options.Ops
 }
 
-func newWorker(cat *invariants.Catalog, keep bool, all *learned) *worker {
+func newWorker(cat *invariants.Catalog, keep bool, all *learned, ops func(int)) *worker {
 	syms := traces.NewSymbols()
-	return &worker{cat: cat, syms: syms, names: NewNames(syms), keep: keep, all: all}
+	return &worker{cat: cat, syms: syms, names: NewNames(syms), keep: keep, all: all, ops: ops}
 }
 
 // trace learns from the trace at path ("-": stdin, or os.Stdin if nil).
@@ -231,7 +237,11 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 	// The trace's identity in Spec.Inputs is the first 16 hex digits of
 	// the SHA-256 of its bytes, hashed as they are read, not read again.
 	hash := sha256.New()
-	r, err := traces.NewReader(io.TeeReader(f, hash), traces.WithName(path), traces.WithSymbols(w.syms))
+	ropts := []traces.Option{traces.WithSymbols(w.syms)}
+	if w.ops != nil {
+		ropts = append(ropts, traces.WithProgress(w.ops))
+	}
+	r, err := traces.NewReader(io.TeeReader(f, hash), append(ropts, traces.WithName(path))...)
 	if err != nil {
 		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
 	}
@@ -240,7 +250,7 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 	var reopen func() (*traces.Reader, error)
 	if !stdinTrace {
 		reopen = func() (*traces.Reader, error) {
-			return traces.Open(path, traces.WithSymbols(w.syms))
+			return traces.Open(path, ropts...)
 		}
 	}
 	reset := func() {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/licorice-dev/licorice/invariants"
@@ -463,5 +465,55 @@ func TestRealize(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("onUpdateResults' dataHub condition was never realized")
+	}
+}
+
+// Options.Ops hears of every op read: each op of a trace once, and a
+// trace with an error op twice up to it (to find the error's causes, then
+// to learn up to it), and perhaps further (reading ahead).
+func TestOpsProgress(t *testing.T) {
+	// count returns the ops of a trace, and those up to its first error
+	// op (all if none).
+	count := func(path string) (all, toError int64) {
+		r, err := traces.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var op traces.Op
+		for {
+			if err := r.Next(&op); err == io.EOF {
+				if toError == 0 {
+					toError = all
+				}
+				return all, toError
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			all++
+			if op.Kind == traces.Error && toError == 0 {
+				toError = all
+			}
+		}
+	}
+	heard := func(paths ...string) int64 {
+		var ops atomic.Int64
+		_, err := Learn(context.Background(), paths, Options{Ops: func(n int) { ops.Add(int64(n)) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ops.Load()
+	}
+	box, errored := "testdata/traces/box.jsonl", "testdata/traces/errored.jsonl"
+	b, _ := count(box)
+	if got := heard(box, box); got != 2*b {
+		t.Errorf("box twice: %d ops heard of, want %d", got, 2*b)
+	}
+	e, toError := count(errored)
+	if e == toError {
+		t.Fatalf("%s: no op after its error op", errored)
+	}
+	if got, lo, hi := heard(box, errored), b+2*toError, b+2*e; got < lo || got > hi {
+		t.Errorf("box and errored: %d ops heard of, want %d to %d", got, lo, hi)
 	}
 }

@@ -323,3 +323,32 @@ func TestEachAheadShortTraceIsCheap(t *testing.T) {
 		t.Errorf("reading a 40-event trace ahead allocated %d bytes, want under 1 MiB", got)
 	}
 }
+
+// WithProgress hears of every op read: all of them at the end of the
+// trace, and those read so far when a reader stopped early is closed.
+func TestProgressCountsOpsRead(t *testing.T) {
+	for _, f := range []traces.Format{traces.JSONL, traces.LCT} {
+		data := smallTrace(t, 3, 20_000, f)
+		for _, stopAt := range []int{0, 10, 70_000} {
+			reported := 0
+			r, err := traces.NewReader(bytes.NewReader(data), traces.WithProgress(func(n int) { reported += n }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			read := 0
+			var op traces.Op
+			for stopAt == 0 || read < stopAt {
+				if err := r.Next(&op); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				read++
+			}
+			r.Close()
+			if reported != read {
+				t.Errorf("%v, stopped after %d ops: %d reported, %d read", f, stopAt, reported, read)
+			}
+		}
+	}
+}

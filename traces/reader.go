@@ -63,9 +63,10 @@ func WithStdin(r io.Reader) Option { return func(o *readerOptions) { o.stdin = r
 const progressEvery = 1 << 16
 
 // WithProgress makes the reader call f with the number of ops read since
-// its last call, every 65536 ops and at the end of the trace: for progress
-// bars, at no cost per op. It is called by the goroutine that reads, which
-// under [EachAhead] is not the caller's.
+// its last call, every 65536 ops, at the end of the trace and when the
+// reader is closed: for progress bars, at no cost per op. It is called by
+// the goroutine that reads, which under [EachAhead] is not the caller's,
+// and by Close.
 func WithProgress(f func(ops int)) Option { return func(o *readerOptions) { o.progress = f } }
 
 // Reader streams the operations of a trace in any of its forms. By default
@@ -299,10 +300,7 @@ func (r *Reader) next(op *Op) error {
 // as Next returns it, and keeps it if it is fatal.
 func (r *Reader) failed(err error) error {
 	if err == io.EOF {
-		if r.progress != nil && r.progressLeft < progressEvery {
-			r.progress(progressEvery - r.progressLeft)
-			r.progressLeft = progressEvery
-		}
+		r.reportRest()
 		return io.EOF
 	}
 	err = withFile(r.name, err)
@@ -310,6 +308,14 @@ func (r *Reader) failed(err error) error {
 		r.err, r.plain = err, nil
 	}
 	return err
+}
+
+// reportRest reports the ops read since the last progress report.
+func (r *Reader) reportRest() {
+	if r.progress != nil && r.progressLeft < progressEvery {
+		r.progress(progressEvery - r.progressLeft)
+		r.progressLeft = progressEvery
+	}
 }
 
 // count counts an op read, and reports progress every progressEvery ops.
@@ -364,6 +370,7 @@ func (r *Reader) fill(ops []Op, lines []int) (int, error) {
 
 // Close releases the reader's resources and closes the file Open opened.
 func (r *Reader) Close() error {
+	r.reportRest()
 	if r.closer == nil {
 		return nil
 	}

@@ -110,8 +110,9 @@ Example:
 					return err
 				}
 			}
-			bar := progress.New(cmd.ErrOrStderr(), "detect", "traces", int64(len(paths)))
+			bar := progress.New(cmd.ErrOrStderr(), "detect", "traces", int64(len(paths)), progress.Also("ops read"))
 			opts.Progress = func(int) { bar.Add(1) }
+			opts.Ops = func(n int) { bar.AddAlso(int64(n)) }
 			res, err := detect.Detect(cmd.Context(), sp, paths, opts)
 			bar.Done()
 			var me *detect.MismatchError

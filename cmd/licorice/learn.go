@@ -93,10 +93,11 @@ and samples there were, and how many conditions of each kind were learned.`,
 					return fmt.Errorf("learn: --emit-daikon: %w", err)
 				}
 			}
-			bar := progress.New(cmd.ErrOrStderr(), "learn", "traces", int64(len(paths)))
+			bar := progress.New(cmd.ErrOrStderr(), "learn", "traces", int64(len(paths)), progress.Also("ops read"))
 			res, err := learn.Learn(cmd.Context(), paths, learn.Options{
 				Catalog: cat, Limit: limit, MinSupport: minSamples, Workers: jobs,
 				Progress:    func(int) { bar.Add(1) },
+				Ops:         func(n int) { bar.AddAlso(int64(n)) },
 				KeepSamples: daikon != "",
 				Stdin:       cmd.InOrStdin(),
 			})
