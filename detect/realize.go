@@ -56,7 +56,7 @@ type touchRef struct{ cond, touch int32 }
 
 func newRealizer(sp *learn.Spec, syms *traces.Symbols, cs *conds, stats *TraceStats) *realizer {
 	sampler, rz := learn.NewSampler(syms), learn.NewRealizer(sp, syms)
-	sampler.SetExtraFilter(rz.NeedsField)
+	sampler.SetExtraFilter(rz)
 	return &realizer{
 		syms:    syms,
 		sampler: sampler,

@@ -101,10 +101,10 @@ type Sampler struct {
 	scopes map[traces.Sym]*scope
 	free   []*frame
 	spare  []*scope
-	// wantExtra, if not nil, says which fields of the objects an
-	// invocation read are worth binding though it did not read them
+	// extra, if not nil, says which fields of the objects an invocation
+	// read are worth binding though it did not read them
 	// (SetExtraFilter).
-	wantExtra func(handler, field traces.Sym) bool
+	extra ExtraFilter
 
 	inv Invocation
 	// scratch for naming
@@ -172,7 +172,8 @@ func NewSampler(syms *traces.Symbols) *Sampler {
 	}
 }
 
-// Value returns the last value the trace so far read or wrote at loc.
+// Value returns the last value the trace so far read or wrote at loc (with
+// an extra filter, only at the fields it may want).
 func (s *Sampler) Value(loc traces.Location) (traces.Value, bool) {
 	v, ok := s.heap[loc]
 	return v, ok
@@ -248,8 +249,12 @@ func (s *Sampler) Step(op *traces.Op) *Invocation {
 	return nil
 }
 
-// see records a value at loc, and loc's field as one of its owner's.
+// see records a value at loc, and loc's field as one of its owner's: the
+// extra fields of invocations that read the owner.
 func (s *Sampler) see(loc traces.Location, v traces.Value) {
+	if s.extra != nil && !s.extra.AnyNeedsField(loc.Field) {
+		return // never an extra field
+	}
 	_, known := s.heap[loc]
 	if !known {
 		o := owner{loc.Obj, loc.Static}
@@ -364,7 +369,7 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 	for _, o := range s.owners {
 		gs := s.ogroup[o]
 		for _, field := range s.fields[o] {
-			if s.wantExtra != nil && !s.wantExtra(f.handler, field) {
+			if s.extra != nil && !s.extra.NeedsField(f.handler, field) {
 				continue
 			}
 			loc := traces.Location{Obj: o.id, Field: field, Static: o.static}
@@ -388,11 +393,21 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 	return inv
 }
 
-// SetExtraFilter makes the sampler bind an extra field (one an invocation
-// did not read, of an object it read) only if want(handler, field): for a
-// reader of a spec, whose conditions name a few fields, the rest are work
-// for nothing. The data the invocation read are bound whatever want says.
-func (s *Sampler) SetExtraFilter(want func(handler, field traces.Sym) bool) { s.wantExtra = want }
+// ExtraFilter says which extra fields (those an invocation did not read,
+// of objects it read) are worth binding.
+type ExtraFilter interface {
+	// NeedsField reports whether invocations of handler bind field.
+	NeedsField(handler, field traces.Sym) bool
+	// AnyNeedsField reports whether NeedsField(h, field) for some h: the
+	// sampler keeps no value of the other fields.
+	AnyNeedsField(field traces.Sym) bool
+}
+
+// SetExtraFilter makes the sampler bind an extra field only if want says
+// so: for a reader of a spec, whose conditions name a few fields, the rest
+// are work for nothing, and the values of fields no handler wants are not
+// kept. The data the invocation read are bound whatever want says.
+func (s *Sampler) SetExtraFilter(want ExtraFilter) { s.extra = want }
 
 // name numbers the objects f touched by site, and returns the receiver
 // ("this"), or NoSym.

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,9 +27,19 @@ func describe(t *testing.T, path string) string {
 	return describeWith(t, path, nil)
 }
 
-// describeWith is describe with an extra filter (SetExtraFilter), unless
-// want is nil.
-func describeWith(t *testing.T, path string, want func(handler, field traces.Sym) bool) string {
+// fieldFilter is an extra filter that wants the fields it names, of
+// every handler.
+type fieldFilter struct {
+	syms *traces.Symbols
+	want func(field string) bool
+}
+
+func (f fieldFilter) NeedsField(_, field traces.Sym) bool { return f.AnyNeedsField(field) }
+func (f fieldFilter) AnyNeedsField(field traces.Sym) bool { return f.want(f.syms.String(field)) }
+
+// describeWith is describe with an extra filter (SetExtraFilter) that
+// wants the fields want names, unless want is nil.
+func describeWith(t *testing.T, path string, want func(field string) bool) string {
 	t.Helper()
 	r, err := traces.Open(path)
 	if err != nil {
@@ -38,7 +49,7 @@ func describeWith(t *testing.T, path string, want func(handler, field traces.Sym
 	syms := r.Symbols()
 	s := NewSampler(syms)
 	if want != nil {
-		s.SetExtraFilter(want)
+		s.SetExtraFilter(fieldFilter{syms, want})
 	}
 	var b strings.Builder
 	var op traces.Op
@@ -137,10 +148,10 @@ func TestExtraFilter(t *testing.T) {
 	if !strings.Contains(all, " extra\n") {
 		t.Fatal("types.jsonl binds no extra field: the test checks nothing")
 	}
-	if got := describeWith(t, path, func(_, _ traces.Sym) bool { return true }); got != all {
+	if got := describeWith(t, path, func(string) bool { return true }); got != all {
 		t.Errorf("a filter that wants every field changed the samples:\n%s\nwant\n%s", got, all)
 	}
-	none := describeWith(t, path, func(_, field traces.Sym) bool { return false })
+	none := describeWith(t, path, func(string) bool { return false })
 	var want []string
 	for _, line := range strings.SplitAfter(all, "\n") {
 		if !strings.HasSuffix(line, " extra\n") {
@@ -149,6 +160,42 @@ func TestExtraFilter(t *testing.T) {
 	}
 	if none != strings.Join(want, "") {
 		t.Errorf("a filter that wants no field:\n%s\nwant every sample without its extra fields:\n%s", none, strings.Join(want, ""))
+	}
+
+	// A filter that wants one field keeps its extra bindings, and no
+	// other's.
+	var field string
+	for _, line := range strings.Split(all, "\n") {
+		if strings.HasSuffix(line, " extra") {
+			loc := strings.Fields(line[strings.Index(line, " at ")+4:])[0]
+			field = loc[strings.LastIndex(loc, ".")+1:]
+			break
+		}
+	}
+	want = want[:0]
+	for _, line := range strings.SplitAfter(all, "\n") {
+		if !strings.HasSuffix(line, " extra\n") || strings.Contains(line, "."+field+" ") {
+			want = append(want, line)
+		}
+	}
+	one := describeWith(t, path, func(f string) bool { return f == field })
+	if one != strings.Join(want, "") || one == all || one == none {
+		t.Errorf("a filter that wants only %s:\n%s\nwant\n%s", field, one, strings.Join(want, ""))
+	}
+
+	// The sampler keeps no value of a field no handler wants.
+	r, err := traces.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s := NewSampler(r.Symbols())
+	s.SetExtraFilter(fieldFilter{r.Symbols(), func(string) bool { return false }})
+	if err := traces.Each(context.Background(), r, func(op *traces.Op) error { s.Step(op); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.heap) != 0 || len(s.fields) != 0 {
+		t.Errorf("a filter that wants no field: %d values of %d objects kept, want none", len(s.heap), len(s.fields))
 	}
 
 	syms := traces.NewSymbols()
@@ -171,6 +218,14 @@ func TestExtraFilter(t *testing.T) {
 	} {
 		if got := rz.NeedsField(syms.Intern(tt.handler), syms.Intern(tt.field)); got != tt.want {
 			t.Errorf("NeedsField(%s, %s) = %v, want %v", tt.handler, tt.field, got, tt.want)
+		}
+		if tt.want && !rz.AnyNeedsField(syms.Intern(tt.field)) {
+			t.Errorf("AnyNeedsField(%s) = false, but NeedsField(%s, %[1]s)", tt.field, tt.handler)
+		}
+	}
+	for _, field := range []string{"items", "ount", "size", "nothing"} {
+		if rz.AnyNeedsField(syms.Intern(field)) {
+			t.Errorf("AnyNeedsField(%s) = true, want false", field)
 		}
 	}
 }

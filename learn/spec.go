@@ -1083,6 +1083,8 @@ type Realizer struct {
 	names  *Names
 	bound  map[string]int
 	fields map[[2]traces.Sym]bool // (handler, field) -> NeedsField
+	// anyField is, by field, 0 if unknown, else 1 + AnyNeedsField.
+	anyField []uint8
 }
 
 // NewRealizer returns a realizer of sp's conditions for invocations whose
@@ -1093,8 +1095,8 @@ func NewRealizer(sp *Spec, syms *traces.Symbols) *Realizer {
 
 // NeedsField reports whether a condition of handler's may name a datum
 // that is field of some object: the name of such a datum ends with the
-// field, after a "." unless it is an element ("[i]"; Name.AppendTo). It
-// is a Sampler's extra filter (SetExtraFilter).
+// field, after a "." unless it is an element ("[i]"; Name.AppendTo). With
+// AnyNeedsField, it is a Sampler's extra filter (SetExtraFilter).
 func (r *Realizer) NeedsField(handler, field traces.Sym) bool {
 	key := [2]traces.Sym{handler, field}
 	need, ok := r.fields[key]
@@ -1102,19 +1104,46 @@ func (r *Realizer) NeedsField(handler, field traces.Sym) bool {
 		return need
 	}
 	if h := r.spec.Handler(r.syms.String(handler)); h != nil {
-		suffix := r.syms.String(field)
-		if !strings.HasPrefix(suffix, "[") {
-			suffix = "." + suffix
-		}
-		for _, c := range h.Conditions {
-			if !c.Disabled && slices.ContainsFunc(c.Operands(), func(v string) bool { return strings.HasSuffix(v, suffix) }) {
-				need = true
-				break
-			}
-		}
+		need = namesField(h, r.fieldSuffix(field))
 	}
 	r.fields[key] = need
 	return need
+}
+
+// AnyNeedsField reports whether NeedsField(h, field) for some handler h of
+// the spec.
+func (r *Realizer) AnyNeedsField(field traces.Sym) bool {
+	if int(field) < len(r.anyField) && r.anyField[field] != 0 {
+		return r.anyField[field] == 2
+	}
+	suffix := r.fieldSuffix(field)
+	need := slices.ContainsFunc(r.spec.Handlers, func(h *Handler) bool { return namesField(h, suffix) })
+	if int(field) >= len(r.anyField) {
+		r.anyField = append(r.anyField, make([]uint8, int(field)+1-len(r.anyField))...)
+	}
+	r.anyField[field] = 1
+	if need {
+		r.anyField[field] = 2
+	}
+	return need
+}
+
+// fieldSuffix is how the name of a datum that is field of some object
+// ends: ".field", or the element "[i]".
+func (r *Realizer) fieldSuffix(field traces.Sym) string {
+	suffix := r.syms.String(field)
+	if !strings.HasPrefix(suffix, "[") {
+		suffix = "." + suffix
+	}
+	return suffix
+}
+
+// namesField reports whether an enabled condition of h names a datum whose
+// name ends with suffix.
+func namesField(h *Handler, suffix string) bool {
+	return slices.ContainsFunc(h.Conditions, func(c *Condition) bool {
+		return !c.Disabled && slices.ContainsFunc(c.Operands(), func(v string) bool { return strings.HasSuffix(v, suffix) })
+	})
 }
 
 // Realize appends to dst the enabled conditions of inv's handler whose
