@@ -17,14 +17,17 @@ import (
 // worker threads and events the test adds, in the order it adds them.
 type script struct {
 	lines []string
-	// rich adds a "ts" to every op and a "src" to every heap access.
-	rich bool
+	// rich adds a "ts" to every op and a "src" to every heap access;
+	// timed only the "ts", 10 ms an op.
+	rich, timed bool
 }
 
 // newScript starts a trace with the main looper and an activity object
 // o1 of class Act ("this" in Act's handlers).
-func newScript() *script {
-	s := &script{}
+func newScript() *script { return startScript(&script{}) }
+
+// startScript adds to s what newScript starts with.
+func startScript(s *script) *script {
 	s.raw(`{"licorice_trace":1,"app":"test"}`)
 	s.op("main", "thread_begin", `"kind":"looper"`)
 	s.op("main", "attach", `"q":"main"`)
@@ -40,8 +43,10 @@ func (s *script) op(t, kind, fields string) *script {
 	if fields != "" {
 		line += "," + fields
 	}
-	if s.rich {
+	if s.rich || s.timed {
 		line += fmt.Sprintf(`,"ts":%d.5`, 10*len(s.lines))
+	}
+	if s.rich {
 		if kind == "read" || kind == "write" {
 			line += fmt.Sprintf(`,"src":"Act.java:%d"`, 100+len(s.lines))
 		}

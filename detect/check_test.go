@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/licorice-dev/licorice/learn"
 )
 
 // found runs the passes and checks on the trace s builds and returns
@@ -15,22 +18,65 @@ import (
 func found(t *testing.T, s *script, cs ...specCond) []string {
 	t.Helper()
 	path := s.file(t, t.TempDir(), "t.jsonl")
-	a, err := passes(context.Background(), makeSpec(t, cs...), source{name: path, file: path}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := passesAll(t, makeSpec(t, cs...), path, 0, maxProjected)
 	var out []string
 	for _, f := range a.findings {
 		ids := []string{f.kind.String()}
-		for _, ti := range []int32{f.a, f.b} {
-			if ti >= 0 {
-				u := a.tk.units[a.conds.list[f.cond].touches[ti].unit]
-				ids = append(ids, a.tk.syms.String(u.task))
+		for _, tc := range []*touch{f.a, f.b} {
+			if tc != nil {
+				ids = append(ids, a.tk.syms.String(tc.u.task))
 			}
 		}
 		out = append(out, strings.Join(ids, " "))
 	}
 	return out
+}
+
+// passesAll runs the passes over the trace at path keeping every touch,
+// then checks them all at once (check, the reference) and fails unless
+// the streams found the same pairs, in the same order, and counted the
+// same.
+func passesAll(t *testing.T, sp *learn.Spec, path string, window time.Duration, projectAt int) *analysis {
+	t.Helper()
+	return passesAllWith(t, sp, path, window, passOptions{projectAt: projectAt})
+}
+
+// passesAllWith is passesAll with options.
+func passesAllWith(t *testing.T, sp *learn.Spec, path string, window time.Duration, po passOptions) *analysis {
+	t.Helper()
+	po.keepAll = true
+	a, err := passesWith(context.Background(), sp, source{name: path, file: path}, window, po)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.tk == nil {
+		return a
+	}
+	var st TraceStats
+	ref := check(a.conds, &st, a.tk.dependent, a.tk.holds)
+	describe := func(fs []finding) string {
+		var b strings.Builder
+		for _, f := range fs {
+			fmt.Fprintf(&b, "cond %d %s", f.cond, f.kind)
+			for _, tc := range []*touch{f.a, f.b} {
+				if tc != nil {
+					fmt.Fprintf(&b, " %s@%d", a.tk.syms.String(tc.u.task), tc.pos)
+				}
+			}
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	if got, want := describe(a.findings), describe(ref); got != want {
+		t.Fatalf("%s: the streams found\n%s\nchecking every touch at the end finds\n%s", path, got, want)
+	}
+	counts := func(s *TraceStats) []int {
+		return []int{s.Reqs, s.Gens, s.Kills, s.MinorGens, s.MinorKills, s.MidKills, s.Relative, s.ReadReq, s.ReadGen}
+	}
+	if got, want := counts(&a.stats), counts(&st); !slices.Equal(got, want) {
+		t.Fatalf("%s: the streams counted REQ, GEN, KILL, minor GEN, minor KILL, mid-event KILL, relative, read REQ, read GEN %v; at the end, %v", path, got, want)
+	}
+	return a
 }
 
 // inPlace is a body that reads field at one src and writes it there:
@@ -591,10 +637,7 @@ func TestChecks(t *testing.T) {
 func roles(t *testing.T, s *script, cs ...specCond) string {
 	t.Helper()
 	path := s.file(t, t.TempDir(), "t.jsonl")
-	a, err := passes(context.Background(), makeSpec(t, cs...), source{name: path, file: path}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := passesAll(t, makeSpec(t, cs...), path, 0, maxProjected)
 	var b strings.Builder
 	for i, c := range a.conds.list {
 		if i > 0 {
@@ -604,7 +647,7 @@ func roles(t *testing.T, s *script, cs ...specCond) string {
 			if j > 0 {
 				b.WriteByte(' ')
 			}
-			fmt.Fprintf(&b, "%s:%s", a.tk.syms.String(a.tk.units[tc.unit].task), tc.role)
+			fmt.Fprintf(&b, "%s:%s", a.tk.syms.String(tc.u.task), tc.role)
 			if tc.minor {
 				b.WriteByte('*')
 			}

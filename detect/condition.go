@@ -68,9 +68,11 @@ type touch struct {
 	// its effect is a change, not the value it wrote.
 	relative bool
 	holds    bool // REQ: the condition held on the values the event read
-	unit     int32
-	from     asyncclock.Time
-	to       asyncclock.Epoch
+	// unit numbers the touch's event (or thread's write), u describes it.
+	unit int32
+	u    *unit
+	from asyncclock.Time
+	to   asyncclock.Epoch
 	// proj, for a REQ whose condition had at most maxProjected writers
 	// when its from time was taken, is that time's clocks of those
 	// writers (the nonzero ones), and from is not kept: see covers.
@@ -85,10 +87,15 @@ type touch struct {
 	// again).
 	pos         int64
 	first, last int64
-	line        int
-	src         traces.Sym
-	handler     traces.Sym
-	spec        *learn.Condition // REQ: the requiring handler's condition
+	// firstTS is the trace time at the first op (the largest ts up to it);
+	// agedAt is the trace time at the last plus the window (+Inf without
+	// one): a touch whose first op is later than that comes after it
+	// (see before).
+	firstTS, agedAt float64
+	line            int
+	src             traces.Sym
+	handler         traces.Sym
+	spec            *learn.Condition // REQ: the requiring handler's condition
 	// vals are, for a REQ, the values the event read; for a GEN or KILL,
 	// the values before the event and then the values after it (for a
 	// mid-event KILL, just after the write that made the condition
@@ -99,8 +106,13 @@ type touch struct {
 // before reports whether touch x happens before touch y: x's last op
 // before y's first; false for two touches of one unit. (Covers answers
 // for an op earlier in the trace than the time's: consecutive ops of a
-// task may share an epoch.)
-func before(x, y *touch) bool { return x.unit != y.unit && x.last < y.first && y.covers(x.to) }
+// task may share an epoch.) With a window, the bet AsyncClock's window
+// makes for events and the race detector's for accesses
+// (docs/causality.md) holds for touches too: y comes after x if its
+// first op is more than the window later in trace time than x's last.
+func before(x, y *touch) bool {
+	return x.unit != y.unit && x.last < y.first && (y.firstTS > x.agedAt || y.covers(x.to))
+}
 
 // covers reports whether epoch e happens before touch y's first op: y's
 // from time covers it. A REQ keeps, instead of that time, its clocks of

@@ -421,8 +421,7 @@ func analyze(ctx context.Context, sp *learn.Spec, src source, opts *Options) (*t
 			st.Falsified++
 			continue
 		}
-		c := a.conds.list[f.cond]
-		spec := specOf(f, c)
+		spec := specOf(f, a.tk.chk.streams[f.cond])
 		si := specs[spec]
 		if si == nil {
 			si = &specInfo{cond: conditionOf(spec)}
@@ -430,9 +429,9 @@ func analyze(ctx context.Context, sp *learn.Spec, src source, opts *Options) (*t
 			specs[spec] = si
 		}
 		hs = hs[:0]
-		for _, ti := range []int32{f.a, f.b} {
-			if ti >= 0 {
-				hs = append(hs, a.tk.syms.String(c.touches[ti].handler))
+		for _, t := range []*touch{f.a, f.b} {
+			if t != nil {
+				hs = append(hs, a.tk.syms.String(t.handler))
 			}
 		}
 		distinct := slices.Compact(slices.Sorted(slices.Values(hs)))
@@ -465,15 +464,26 @@ type analysis struct {
 
 // passes runs the two passes over the trace src and the checks: the
 // first realizes the conditions and finds the REQs, the second follows
-// their data and the clocks (window is AsyncClock's), then the checks
-// run condition by condition.
+// their data and the clocks (window is AsyncClock's) and checks each
+// condition's touches as they are found.
 func passes(ctx context.Context, sp *learn.Spec, src source, window time.Duration) (*analysis, error) {
-	return passesProjecting(ctx, sp, src, window, maxProjected)
+	return passesWith(ctx, sp, src, window, passOptions{projectAt: maxProjected})
 }
 
-// passesProjecting is passes, projecting a REQ's time on the writers of
-// its condition if they are at most projectAt (tests: -1, never).
-func passesProjecting(ctx context.Context, sp *learn.Spec, src source, window time.Duration, projectAt int) (*analysis, error) {
+// passOptions are what tests change in passes.
+type passOptions struct {
+	// projectAt: a REQ's time is projected on the writers of its
+	// condition if they are at most projectAt (-1: never).
+	projectAt int
+	// keepAll keeps every touch in its condition's touches.
+	keepAll bool
+	// advanceEvery, if not 0, is how often the checker advances (in ops);
+	// pruneAt, if not 0, the checker's pruneAt.
+	advanceEvery, pruneAt int
+}
+
+// passesWith is passes with options.
+func passesWith(ctx context.Context, sp *learn.Spec, src source, window time.Duration, po passOptions) (*analysis, error) {
 	syms := traces.NewSymbols()
 	a := &analysis{stats: TraceStats{File: src.name}, conds: newConds()}
 	st := &a.stats
@@ -495,8 +505,17 @@ func passesProjecting(ctx context.Context, sp *learn.Spec, src source, window ti
 
 	eng := asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true})
 	eng.SetFile(src.name)
-	a.tk = newTracker(syms, eng, a.conds, rl)
-	a.tk.projectAt = projectAt
+	chk := newChecker(len(a.conds.list), st, nil, nil)
+	chk.keepAll = po.keepAll
+	if po.pruneAt > 0 {
+		chk.pruneAt = po.pruneAt
+	}
+	a.tk = newTracker(syms, eng, window, a.conds, rl, chk)
+	a.tk.projectAt = po.projectAt
+	if po.advanceEvery > 0 {
+		a.tk.advanceEvery = po.advanceEvery
+	}
+	chk.dependent, chk.holds = a.tk.dependent, a.tk.holds
 	err = readTrace(ctx, src, syms, nil, func(op *traces.Op, pos int64, line int) error {
 		if err := eng.Step(op, line); err != nil {
 			return err
@@ -511,7 +530,7 @@ func passesProjecting(ctx context.Context, sp *learn.Spec, src source, window ti
 		return nil, fmt.Errorf("detect: %w", err)
 	}
 	a.tk.finish()
-	a.findings = check(a.conds, a.tk.units, st, a.tk.dependent, a.tk.holds)
+	a.findings = chk.findings()
 	return a, nil
 }
 

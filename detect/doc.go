@@ -97,10 +97,15 @@
 // REQ even though E1 may still run when E2 begins. The property test
 // checks these orders against the reference engine.
 //
+// With AsyncClock's window (Options.Window), touches take the same bet as
+// the engine's window and the race detector's: a touch whose first op is
+// more than the window later in trace time (ts) than another's last op
+// comes after it. It only adds order; touches of a trace without
+// timestamps never age.
+//
 // # Minor GEN and minor KILL
 //
-// Once every touch of c and its clock is known, each GEN e is classified
-// by the definition of §5.2.2: e is minor if every REQ e' of c is e or
+// Each GEN e is classified by the definition of §5.2.2: e is minor if every REQ e' of c is e or
 // happens before e, or happens after e with a KILL e* strictly in between
 // (e ≺ e* ≺ e'); minor KILL likewise, with a GEN in between. "Strictly":
 // an event that requires c and then kills it relied on the GEN before it,
@@ -109,7 +114,7 @@
 //
 // # The checks (§5.4)
 //
-// The touches of c are then replayed in trace order (a REQ at its first
+// The touches of c are replayed in trace order (a REQ at its first
 // read, a GEN or KILL at its last write), keeping M_c, the last non-minor
 // GEN or KILL, and R_c, the last REQ of each chain:
 //
@@ -170,11 +175,12 @@
 // those of the callbacks that listed the files.
 //
 // A read counts also when a cause of the later event made it (of any
-// location): its sender,
-// the sender of that, and so on, and for an event a thread sent, the
-// tasks whose signals the thread waited on (an I/O delivery waits on its
-// origin). del's glob lists a file in one callback, and the removal of
-// that file is sent by code that read the list. An event that merely
+// location) before causing it: its sender before the send, the sender of
+// that before its send, and so on, and for an event a thread sent (or a
+// thread's write), the tasks whose signals the thread waited on before
+// (an I/O delivery waits on its origin), before the signal. del's glob
+// lists a file in one callback, and the removal of that file is sent by
+// code that read the list. An event that merely
 // happens before the later one does not count: todolist's onPause comes
 // after the user's later actions, not because of them. Only reads inside
 // events count, only writes of events that are REQs of some condition
@@ -190,11 +196,29 @@
 // a KILL: an earlier REQ concurrent with a later KILL is a pair too. Two
 // touches of one event never pair.
 //
-// Memory per trace: the realized conditions with their touches (each
-// with a vector clock, which shares its blocks with the engine's), and a
-// few words per event for the explanations; not the trace. Classifying
-// minor touches costs, per condition, up to GENs × REQs × KILLs checks
-// (with early exits: a touch concurrent with a REQ is decided at once).
+// # As the second pass goes
+//
+// The checks run while the second pass reads the trace, condition by
+// condition, not after it: a touch is final when its event ends, and
+// every touch before the frontier (the begin of the oldest event still
+// running) is final, so the touches before it are replayed in trace
+// order. A GEN or KILL waits until it is decided: it is not minor once a
+// REQ is concurrent with it, or follows it with no opposite touch in
+// between, whatever comes later; it is minor for good once an opposite
+// touch it happens before is older than the window at the frontier, as
+// every REQ to come follows that one. A mid-event KILL is paired once the
+// frontier is more than the window past it. The result is that of
+// replaying every touch at the end (the tests compare the two on random
+// traces with windows of a few ops).
+//
+// Memory per trace: the realized conditions; per condition, the touches
+// not yet replayed or paired, those M_c and R_c name, and the REQs a
+// touch to come may still be concurrent with (those of the last window,
+// with a window; all of them without one); the first pass's REQs until
+// the second reaches them; and a few words per event for the
+// explanations and the dependences; not the trace. Classifying a GEN or
+// KILL costs up to REQs × opposite touches checks among those held (with
+// early exits: a touch concurrent with a REQ is decided at once).
 //
 // # Reports
 //

@@ -195,41 +195,34 @@ func (t *tracker) instance(f finding, cat *invariants.Catalog, path string, role
 	}
 	in.Concrete = concreteText(c.eval, in.Locations, cat)
 	var pair []*touch
-	for _, ti := range []int32{f.a, f.b} {
-		if ti < 0 {
-			continue
+	for _, tc := range []*touch{f.a, f.b} {
+		if tc != nil {
+			pair = append(pair, tc)
+			in.Events = append(in.Events, t.event(tc, tc.u))
 		}
-		tc := &c.touches[ti]
-		pair = append(pair, tc)
-		in.Events = append(in.Events, t.event(tc, &t.units[tc.unit]))
 	}
 	if len(pair) == 2 && !before(pair[0], pair[1]) && !before(pair[1], pair[0]) {
-		in.Concurrent = t.why(&t.units[pair[0].unit], &t.units[pair[1].unit])
+		in.Concurrent = t.why(pair[0].u, pair[1].u)
 	}
 	rc := roles[f.cond]
 	if rc == nil {
-		rc = t.roleCounts(c)
+		rc = t.chk.streams[f.cond].roleCounts(t.syms)
 		roles[f.cond] = rc
 	}
 	in.Requires, in.Generates, in.Kills = rc.req, rc.gen, rc.kill
 	return in
 }
 
-// specOf returns the symbolic condition of a finding: the REQ's own, or
-// for a GEN-KILL pair that of the condition's first REQ.
-func specOf(f finding, c *cond) *learn.Condition {
+// specOf returns the symbolic condition of a finding of stream s: the
+// REQ's own, or for a GEN-KILL pair that of the condition's first REQ.
+func specOf(f finding, s *stream) *learn.Condition {
 	switch f.kind {
 	case ReqKill:
-		return c.touches[f.a].spec
+		return f.a.spec
 	case Violation, GenReq:
-		return c.touches[f.b].spec
+		return f.b.spec
 	}
-	for i := range c.touches {
-		if c.touches[i].role == req {
-			return c.touches[i].spec
-		}
-	}
-	return nil // a condition exists only because some event requires it
+	return s.firstSpec // a condition exists only because some event requires it
 }
 
 // event describes touch tc of unit u.
@@ -309,21 +302,3 @@ func concreteText(c *learn.Condition, locs []Location, cat *invariants.Catalog) 
 
 // roleCounts are the handlers of a condition's REQ, GEN and KILL events.
 type roleCounts struct{ req, gen, kill []HandlerCount }
-
-func (t *tracker) roleCounts(c *cond) *roleCounts {
-	count := func(rs ...role) []HandlerCount {
-		n := map[string]int{}
-		for i := range c.touches {
-			if tc := &c.touches[i]; slices.Contains(rs, tc.role) {
-				n[t.syms.String(tc.handler)]++
-			}
-		}
-		out := make([]HandlerCount, 0, len(n))
-		for h, k := range n {
-			out = append(out, HandlerCount{Handler: h, Events: k})
-		}
-		slices.SortFunc(out, func(a, b HandlerCount) int { return strings.Compare(a.Handler, b.Handler) })
-		return out
-	}
-	return &roleCounts{req: count(req), gen: count(gen), kill: count(kill, midKill)}
-}

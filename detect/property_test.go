@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/learn"
@@ -22,8 +24,10 @@ import (
 // workers read p (with its current value) and write it (null, o2, o3);
 // events update a count o1.n in place or set it; events signal and
 // workers wait. Handlers are Act.h1 ... Act.h4.
-func randomScript(rng *rand.Rand) *script {
-	s := newScript()
+func randomScript(rng *rand.Rand) *script { return randomScriptOn(newScript(), rng) }
+
+// randomScriptOn is randomScript, adding to s.
+func randomScriptOn(s *script, rng *rand.Rand) *script {
 	vals := []string{null, o2, o3}
 	cur := vals[rng.IntN(3)]
 	s.write("main", "p", cur)
@@ -127,16 +131,13 @@ func TestAgainstReference(t *testing.T) {
 		if seed%2 == 1 {
 			projectAt = -1
 		}
-		a, err := passesProjecting(context.Background(), sp, source{name: path, file: path}, 0, projectAt)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
+		a := passesAll(t, sp, path, 0, projectAt)
 		if a.tk == nil {
 			continue
 		}
 		mids += a.stats.MidKills
 		for _, f := range a.findings {
-			if f.b >= 0 && a.conds.list[f.cond].touches[f.b].role == midKill {
+			if f.b.role == midKill {
 				midPairs++
 			}
 		}
@@ -154,27 +155,33 @@ func TestAgainstReference(t *testing.T) {
 }
 
 // referenceReads is, for each event, the events whose writes it read
-// while it ran (the last write to the location before the read): the
-// slow, obvious version of the tracker's readFrom, over every write; and
-// for each task, its causes:
-// an event's sender if that is an event, else the tasks whose signals the
-// sending thread waited on (its first 4 waits); a thread's, those.
-func referenceReads(ops []traces.Op) (map[[2]traces.Sym]bool, map[traces.Sym][]traces.Sym) {
-	out := map[[2]traces.Sym]bool{}
+// while it ran (the last write to the location before the read), with
+// the number of the first op that did: the slow, obvious version of the
+// tracker's readFrom, over every write; and the causes of a task, with
+// the op number before which their reads count: an event's sender if
+// that is an event (before the send), else the signals the sending
+// thread waited on before the send (its first 4 waits; before the
+// signal); a thread's, those it waited on before a given op.
+func referenceReads(ops []traces.Op) (map[[2]traces.Sym]int64, func(task traces.Sym, before int64) []cause) {
+	out := map[[2]traces.Sym]int64{}
 	running := map[traces.Sym]bool{}
 	events := map[traces.Sym]bool{}
-	sender := map[traces.Sym]traces.Sym{}
-	waited := map[traces.Sym][]traces.Sym{}
+	sender := map[traces.Sym]cause{}
+	type wait struct {
+		signal cause
+		pos    int64
+	}
+	waited := map[traces.Sym][]wait{}
 	// carried is, for a location, the writers its value carries: the
 	// last writer, and those before it while each write updated the value
 	// in place (from the src of its event's last read there).
 	carried := map[traces.Location][]traces.Sym{}
 	lastRead := map[traces.Sym]map[traces.Location]traces.Sym{}
 	for i := range ops {
-		op := &ops[i]
+		op, pos := &ops[i], int64(i+1)
 		switch op.Kind {
 		case traces.Send:
-			events[op.Event], sender[op.Event] = true, op.Task
+			events[op.Event], sender[op.Event] = true, cause{op.Task, pos}
 		case traces.Begin:
 			running[op.Task] = true
 		case traces.End:
@@ -190,8 +197,10 @@ func referenceReads(ops []traces.Op) (map[[2]traces.Sym]bool, map[traces.Sym][]t
 				continue
 			}
 			for _, w := range carried[op.Loc] {
-				if w != op.Task && events[w] {
-					out[[2]traces.Sym{op.Task, w}] = true
+				if k := [2]traces.Sym{op.Task, w}; w != op.Task && events[w] {
+					if _, ok := out[k]; !ok {
+						out[k] = pos
+					}
 				}
 			}
 			if lastRead[op.Task] == nil {
@@ -204,24 +213,33 @@ func referenceReads(ops []traces.Op) (map[[2]traces.Sym]bool, map[traces.Sym][]t
 			}
 			for j := i - 1; j >= 0; j-- {
 				if ops[j].Kind == traces.Signal && ops[j].Name == op.Name {
-					waited[op.Task] = append(waited[op.Task], ops[j].Task)
+					waited[op.Task] = append(waited[op.Task], wait{cause{ops[j].Task, int64(j + 1)}, pos})
 					break
 				}
 			}
 		}
 	}
-	causes := map[traces.Sym][]traces.Sym{}
-	for e := range events {
-		switch s := sender[e]; {
-		case s == traces.NoSym:
-		case events[s]:
-			causes[e] = []traces.Sym{s}
-		default:
-			causes[e] = waited[s]
+	waitedBefore := func(th traces.Sym, before int64) []cause {
+		var cs []cause
+		for _, w := range waited[th] {
+			if w.pos < before {
+				cs = append(cs, w.signal)
+			}
 		}
+		return cs
 	}
-	for th, ws := range waited {
-		causes[th] = ws
+	causes := func(task traces.Sym, before int64) []cause {
+		if !events[task] {
+			return waitedBefore(task, before)
+		}
+		switch s := sender[task]; {
+		case s.task == traces.NoSym:
+			return nil
+		case events[s.task]:
+			return []cause{s}
+		default:
+			return waitedBefore(s.task, s.pos)
+		}
 	}
 	return out, causes
 }
@@ -254,7 +272,7 @@ func referenceGraph(t *testing.T, path string, syms *traces.Symbols) (*asynccloc
 // compare checks a's touches and findings against the reference graph
 // and reads-from relation (readFrom[{K, R}]: event K read what event R
 // wrote).
-func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool, causes map[traces.Sym][]traces.Sym) error {
+func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]int64, causes func(traces.Sym, int64) []cause) error {
 	type pair struct{ kind, x, y string }
 	var want, got []pair
 	for id, c := range a.conds.list {
@@ -314,7 +332,7 @@ func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool, 
 			// The KILL read what the last REQ of r's chain and spec
 			// before it wrote: that REQ, and those ordered before it,
 			// are no pair.
-			task := func(x *touch) traces.Sym { return a.tk.units[x.unit].task }
+			task := func(x *touch) traces.Sym { return x.u.task }
 			lastOf := func(r *touch) *touch {
 				l := r
 				for j := range ts[:i] {
@@ -326,24 +344,28 @@ func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool, 
 			}
 			// Or one of the KILL's causes, up its senders and what the
 			// sending threads waited on, read it.
+			readBefore := func(k, w traces.Sym, before int64) bool {
+				at, ok := readFrom[[2]traces.Sym{k, w}]
+				return ok && at < before
+			}
 			dependent := func(r *touch) bool {
 				w := task(lastOf(r))
-				if readFrom[[2]traces.Sym{task(k), w}] {
+				if readBefore(task(k), w, math.MaxInt64) {
 					return true
 				}
 				seen := map[traces.Sym]bool{task(k): true}
-				todo := slices.Clone(causes[task(k)])
+				todo := causes(task(k), k.first)
 				for len(todo) > 0 {
 					c := todo[0]
 					todo = todo[1:]
-					if seen[c] {
+					if seen[c.task] {
 						continue
 					}
-					seen[c] = true
-					if c != w && readFrom[[2]traces.Sym{c, w}] {
+					seen[c.task] = true
+					if c.task != w && readBefore(c.task, w, c.pos) {
 						return true
 					}
-					todo = append(todo, causes[c]...)
+					todo = append(todo, causes(c.task, c.pos)...)
 				}
 				return false
 			}
@@ -356,7 +378,7 @@ func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool, 
 		}
 		// Mid-event KILLs: every REQ that held, on another thread, and
 		// ordered neither way with the stretch in which p was false.
-		thread := func(x *touch) traces.Sym { return a.tk.units[x.unit].thread }
+		thread := func(x *touch) traces.Sym { return x.u.thread }
 		for i := range ts {
 			m := &ts[i]
 			if m.role != midKill {
@@ -370,7 +392,7 @@ func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool, 
 		}
 		for _, f := range a.findings {
 			if f.cond == int32(id) && f.kind == ReqKill {
-				got = append(got, pair{"REQ-KILL", ts[f.a].spec.Text(), name(&ts[f.b])})
+				got = append(got, pair{"REQ-KILL", f.a.spec.Text(), name(f.b)})
 			}
 		}
 	}
@@ -386,4 +408,73 @@ func compare(a *analysis, g *asyncclock.Graph, readFrom map[[2]traces.Sym]bool, 
 		return fmt.Errorf("REQ-KILL groups:\n%s\nwant:\n%s", g, w)
 	}
 	return nil
+}
+
+// TestStreamsAgainstAll checks the streams, which check a condition's
+// touches as they are found and forget those no later touch needs,
+// against checking every touch at the end (passesAll), on random traces
+// with timestamps (10 ms an op) and windows of a few ops, the checker
+// advancing after every op or every few: the same pairs, in the same
+// order, and the same counts.
+func TestStreamsAgainstAll(t *testing.T) {
+	n := 400
+	if testing.Short() {
+		n = 60
+	}
+	sp := randomSpec(t)
+	dir := t.TempDir()
+	aged := 0
+	for seed := range n {
+		rng := rand.New(rand.NewPCG(uint64(seed), 11))
+		path := randomScriptOn(startScript(&script{timed: true}), rng).file(t, dir, fmt.Sprintf("w%d.jsonl", seed))
+		window := []time.Duration{15, 40, 100, 250, 600}[rng.IntN(5)] * time.Millisecond
+		a := passesAllWith(t, sp, path, window, passOptions{projectAt: maxProjected, advanceEvery: 1 + rng.IntN(3), pruneAt: 1 + rng.IntN(4)})
+		if a.tk == nil {
+			continue
+		}
+		for _, c := range a.conds.list {
+			for i := range c.touches {
+				for j := range c.touches {
+					if x, y := &c.touches[i], &c.touches[j]; y.firstTS > x.agedAt && !y.covers(x.to) && x.last < y.first && x.unit != y.unit {
+						aged++ // ordered by the window alone
+					}
+				}
+			}
+		}
+	}
+	if aged == 0 {
+		t.Errorf("no pair of touches in %d traces is ordered by the window alone: the test exercises nothing of it", n)
+	}
+	t.Logf("%d pairs of touches ordered by the window alone", aged)
+}
+
+// TestStreamsBounded: with a window, the touches the checker holds stay
+// bounded by what the window reaches, not by the trace's length. Workers
+// post events that require p != null while another thread sets p now to
+// null, now back, 10 ms an op, with a 300 ms window.
+func TestStreamsBounded(t *testing.T) {
+	peak := func(events int, window time.Duration) int {
+		s := startScript(&script{timed: true})
+		s.write("main", "p", o2).worker("T1").worker("T2")
+		cur := o2
+		for i := range events {
+			e := fmt.Sprintf("E%d", i)
+			s.post("T1", e).run(e, "Act.h1", rd("p", cur))
+			if i%3 == 2 {
+				cur = map[string]string{o2: null, null: o2}[cur]
+				s.write("T2", "p", cur)
+			}
+		}
+		path := s.file(t, t.TempDir(), "t.jsonl")
+		a := passesAllWith(t, makeSpec(t, nonnullP("Act.h1")), path, window, passOptions{projectAt: maxProjected, advanceEvery: 16})
+		return a.tk.chk.peak
+	}
+	small, large := peak(500, 300*time.Millisecond), peak(2000, 300*time.Millisecond)
+	if large > small+small/2 {
+		t.Errorf("with a window, the checker held at most %d touches for 500 events and %d for 2000: it grows with the trace", small, large)
+	}
+	if all := peak(2000, 0); all < 2*large {
+		t.Errorf("without a window the checker held at most %d touches for 2000 events, with one %d: the test does not tell them apart", all, large)
+	}
+	t.Logf("most touches held: %d for 500 events, %d for 2000; %d without a window", small, large, peak(2000, 0))
 }

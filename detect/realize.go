@@ -27,20 +27,35 @@ type realizer struct {
 	// begins is where each running event began, for REQs of conditions
 	// over data the event did not read itself (extra fields).
 	begins map[traces.Sym]opAt
-	// reqs are the REQ touches of each event, which the second pass gives
-	// their unit when the event ends.
-	reqs map[traces.Sym][]touchRef
-	// marks are the ops that span the REQ touches, which the second pass
-	// gives their logical times; sorted by finish.
+	// reqList are the REQs of the trace, in the order found; reqs those
+	// of each event (indices in reqList), which become touches in the
+	// second pass, once timed and their event ended.
+	reqList []reqRec
+	reqs    map[traces.Sym][]int32
+	// marks are the ops that span the REQs, at which the second pass
+	// times them; sorted by finish.
 	marks []mark
 	buf   []learn.Realized
 }
 
-// mark is an op at which a REQ touch takes its from time or its to
-// epoch.
+// reqRec is a REQ as the first pass finds it: all of its touch but the
+// times and the unit.
+type reqRec struct {
+	cond        int32
+	holds       bool
+	first, last int64 // its first and last ops: the event's first reads of the data
+	line        int
+	src         traces.Sym
+	handler     traces.Sym
+	spec        *learn.Condition
+	vals        []traces.Value
+}
+
+// mark is an op at which a REQ (reqList[req]) takes its from time or its
+// to epoch.
 type mark struct {
 	pos int64
-	ref touchRef
+	req int32
 	to  bool
 }
 
@@ -50,9 +65,6 @@ type opAt struct {
 	line int
 	src  traces.Sym
 }
-
-// touchRef is a touch of a condition.
-type touchRef struct{ cond, touch int32 }
 
 func newRealizer(sp *learn.Spec, syms *traces.Symbols, cs *conds, stats *TraceStats) *realizer {
 	sampler, rz := learn.NewSampler(syms), learn.NewRealizer(sp, syms)
@@ -66,13 +78,14 @@ func newRealizer(sp *learn.Spec, syms *traces.Symbols, cs *conds, stats *TraceSt
 		stats:   stats,
 		reads:   make(map[traces.Sym]map[traces.Location]opAt),
 		begins:  make(map[traces.Sym]opAt),
-		reqs:    make(map[traces.Sym][]touchRef),
+		reqs:    make(map[traces.Sym][]int32),
 	}
 }
 
-// finish ends the pass: it sorts the marks for the second.
+// finish ends the pass: it sorts the marks for the second (a REQ's from
+// before its to at the same op).
 func (r *realizer) finish() {
-	slices.SortFunc(r.marks, func(a, b mark) int { return cmp.Compare(a.pos, b.pos) })
+	slices.SortStableFunc(r.marks, func(a, b mark) int { return cmp.Compare(a.pos, b.pos) })
 }
 
 // step feeds op, the pos-th op of the trace, at line.
@@ -131,8 +144,8 @@ func (r *realizer) newReads() map[traces.Location]opAt {
 // require records that inv's event requires rc.
 func (r *realizer) require(inv *learn.Invocation, rc *learn.Realized) {
 	id := r.conds.realize(rc)
-	for _, ref := range r.reqs[inv.Task] {
-		if ref.cond == id {
+	for _, i := range r.reqs[inv.Task] {
+		if r.reqList[i].cond == id {
 			return // an earlier invocation of the event required it already
 		}
 	}
@@ -161,13 +174,11 @@ func (r *realizer) require(inv *learn.Invocation, rc *learn.Realized) {
 		at.src = traces.NoSym
 		last = at.pos
 	}
-	c := r.conds.list[id]
-	ref := touchRef{cond: id, touch: int32(len(c.touches))}
-	r.reqs[inv.Task] = append(r.reqs[inv.Task], ref)
-	r.marks = append(r.marks, mark{pos: at.pos, ref: ref}, mark{pos: last, ref: ref, to: true})
-	c.touches = append(c.touches, touch{
-		role: req, holds: holds, unit: -1,
-		pos: at.pos, first: at.pos, last: last, line: at.line, src: at.src,
+	i := int32(len(r.reqList))
+	r.reqs[inv.Task] = append(r.reqs[inv.Task], i)
+	r.marks = append(r.marks, mark{pos: at.pos, req: i}, mark{pos: last, req: i, to: true})
+	r.reqList = append(r.reqList, reqRec{
+		cond: id, holds: holds, first: at.pos, last: last, line: at.line, src: at.src,
 		handler: inv.Handler, spec: rc.Cond, vals: rc.Vals,
 	})
 }

@@ -2,7 +2,9 @@ package detect
 
 import (
 	"cmp"
+	"math"
 	"slices"
+	"time"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
 	"github.com/licorice-dev/licorice/traces"
@@ -23,20 +25,33 @@ type tracker struct {
 	syms  *traces.Symbols
 	eng   *asyncclock.Engine
 	conds *conds
-	reqs  map[traces.Sym][]touchRef // from the first pass
-	marks []mark                    // from the first pass
-	next  int                       // the next mark
+	// reqList, reqs and marks are the first pass's; pending are the REQs
+	// timed at their first mark whose event has not ended.
+	reqList []reqRec
+	reqs    map[traces.Sym][]int32
+	marks   []mark
+	next    int // the next mark
+	pending map[int32]*touch
 	// projectAt is the most writers of a condition on which a REQ's time
 	// is projected (maxProjected; see touch.covers).
 	projectAt int
+	// chk checks the touches as they become final.
+	chk *checker
+	// now is the trace time: the largest ts so far; window is the time
+	// window in ms (0: none); chk advances every advanceEvery ops, and
+	// sinceAdvance counts the ops since it last did.
+	now          float64
+	window       float64
+	advanceEvery int
+	sinceAdvance int
 
 	heap   map[traces.Location]traces.Value // the conditions' locations only
 	stacks map[traces.Sym][]traces.Sym      // the handlers each task is in
 	events map[traces.Sym]*eventInfo
 	forks  map[traces.Sym]opBy  // thread -> who forked it
-	begins map[traces.Sym]int64 // running events: the op number of their begin
+	begins map[traces.Sym]begun // running events: where they began
 	open   map[traces.Sym][]openTouch
-	units  []unit
+	units  int32 // units numbered so far
 
 	// reqWrote is, for a location, the REQ events whose writes its value
 	// carries: the last writer's if it was a REQ event's, and, when writes
@@ -56,11 +71,11 @@ type tracker struct {
 	readAt map[traces.Sym]map[traces.Location]traces.Sym
 	spare  []map[traces.Location]traces.Sym // emptied maps of readAt and carriedAt
 
-	// signaller is the last task that gave each handle, waited the
-	// signallers of the handles each thread waited on (at most
-	// maxWaited): with the senders, the causes of each event.
-	signaller map[traces.Sym]traces.Sym
-	waited    map[traces.Sym][]traces.Sym
+	// signaller is the last signal of each handle, waited the signals of
+	// the handles each thread waited on (its first maxWaited waits): with
+	// the senders, the causes of each event.
+	signaller map[traces.Sym]cause
+	waited    map[traces.Sym][]waitOf
 
 	// condObjs are the objects some condition's data belong to; madeBy
 	// is, for such an object that a running event allocated, that event,
@@ -70,6 +85,17 @@ type tracker struct {
 	made     map[traces.Sym][]traces.Sym
 }
 
+// begun is where a running event began: the op's number, and the trace
+// time there.
+type begun struct {
+	pos int64
+	ts  float64
+}
+
+// advanceEvery is how many ops the second pass reads between two
+// advances of the checker (tracker.advanceEvery).
+const advanceEvery = 1 << 14
+
 // carried is a read of a value that REQ events' writes carried: where,
 // and the events, as reqWrote listed them then. Lists are shared, never
 // changed in place: an event that reads a counter every REQ event
@@ -77,13 +103,27 @@ type tracker struct {
 type carried struct {
 	loc  traces.Location
 	from []traces.Sym
+	pos  int64 // the read (the first, of several alike)
 }
 
-// readFromAt reports whether event k read what event w wrote at a
-// location not in except.
-func (t *tracker) readFromAt(k, w traces.Sym, except []traces.Location) bool {
+// cause is a task that caused another by an op of its (a send, a
+// signal) at pos: its reads before pos are what the other depends on.
+type cause struct {
+	task traces.Sym
+	pos  int64
+}
+
+// waitOf is a thread's wait, at pos, for a signal.
+type waitOf struct {
+	signal cause
+	pos    int64
+}
+
+// readFromAt reports whether event k read, before op number before, what
+// event w wrote at a location not in except.
+func (t *tracker) readFromAt(k, w traces.Sym, except []traces.Location, before int64) bool {
 	return k != w && slices.ContainsFunc(t.readFrom[k], func(c carried) bool {
-		return !slices.Contains(except, c.loc) && slices.Contains(c.from, w)
+		return c.pos < before && !slices.Contains(except, c.loc) && slices.Contains(c.from, w)
 	})
 }
 
@@ -101,6 +141,7 @@ const maxWaited = 4
 // where it ran.
 type eventInfo struct {
 	send     opBy // Task NoSym: sent from outside the program
+	sendPos  int64
 	external bool
 	kind     traces.SendKind
 	time     int64 // delay or at
@@ -123,15 +164,17 @@ type opBy struct {
 
 // openTouch is an event's effect on a condition while the event runs.
 type openTouch struct {
-	cond    int32
-	vals    []traces.Value // before, then after
-	from    asyncclock.Time
-	to      asyncclock.Epoch
-	first   int64 // the first write
-	at      opAt  // the last write
-	handler traces.Sym
-	held    bool // in an event: the condition held before it
-	mid     *midStretch
+	cond  int32
+	vals  []traces.Value // before, then after
+	from  asyncclock.Time
+	to    asyncclock.Epoch
+	first int64 // the first write
+	at    opAt  // the last write
+	// firstTS and lastTS are the trace times at the first and last write.
+	firstTS, lastTS float64
+	handler         traces.Sym
+	held            bool // in an event: the condition held before it
+	mid             *midStretch
 	// absolute: some write of the event's to the condition's data did not
 	// update in place the value it read there (see touch.relative).
 	absolute bool
@@ -141,31 +184,36 @@ type openTouch struct {
 // made false a condition that held before it: from the write that made it
 // false to the one that made it true again (open until then).
 type midStretch struct {
-	from        asyncclock.Time
-	to          asyncclock.Epoch
-	first, last int64
-	at          opAt
-	handler     traces.Sym
-	vals        []traces.Value // before the event, then when it turned false
-	restored    bool
+	from            asyncclock.Time
+	to              asyncclock.Epoch
+	first, last     int64
+	firstTS, lastTS float64
+	at              opAt
+	handler         traces.Sym
+	vals            []traces.Value // before the event, then when it turned false
+	restored        bool
 }
 
-func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, cs *conds, rl *realizer) *tracker {
+// newTracker returns the second pass over a trace whose first pass was
+// rl, with the engine eng of time window window (0: none), that hands
+// the touches it finds to chk.
+func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Duration, cs *conds, rl *realizer, chk *checker) *tracker {
 	return &tracker{
-		syms: syms, eng: eng, conds: cs, reqs: rl.reqs, marks: rl.marks, projectAt: maxProjected,
+		syms: syms, eng: eng, conds: cs, reqList: rl.reqList, reqs: rl.reqs, marks: rl.marks, projectAt: maxProjected,
+		pending: make(map[int32]*touch), chk: chk, window: float64(window) / float64(time.Millisecond), advanceEvery: advanceEvery,
 		heap:   make(map[traces.Location]traces.Value),
 		stacks: make(map[traces.Sym][]traces.Sym),
 		events: make(map[traces.Sym]*eventInfo),
 		forks:  make(map[traces.Sym]opBy),
-		begins: make(map[traces.Sym]int64),
+		begins: make(map[traces.Sym]begun),
 		open:   make(map[traces.Sym][]openTouch),
 
 		reqWrote:  make(map[traces.Location][]traces.Sym),
 		readFrom:  make(map[traces.Sym][]carried),
 		carriedAt: make(map[traces.Sym]map[traces.Location]traces.Sym),
 		readAt:    make(map[traces.Sym]map[traces.Location]traces.Sym),
-		signaller: make(map[traces.Sym]traces.Sym),
-		waited:    make(map[traces.Sym][]traces.Sym),
+		signaller: make(map[traces.Sym]cause),
+		waited:    make(map[traces.Sym][]waitOf),
 		condObjs:  condObjects(cs),
 		madeBy:    make(map[traces.Sym]traces.Sym),
 		made:      make(map[traces.Sym][]traces.Sym),
@@ -187,21 +235,34 @@ func condObjects(cs *conds) map[traces.Sym]bool {
 // step feeds op, the pos-th op of the trace at line, after the engine
 // stepped it.
 func (t *tracker) step(op *traces.Op, pos int64, line int) {
+	if op.HasTS && op.TS > t.now {
+		t.now = op.TS
+	}
+	if t.sinceAdvance++; t.sinceAdvance >= t.advanceEvery {
+		t.sinceAdvance = 0
+		t.advance(pos)
+	}
 	for ; t.next < len(t.marks) && t.marks[t.next].pos == pos; t.next++ {
 		m := t.marks[t.next]
-		tc := &t.conds.list[m.ref.cond].touches[m.ref.touch]
-		switch c := t.conds.list[m.ref.cond]; {
-		case m.to:
-			tc.to = t.eng.Epoch()
-		case len(c.writers) <= t.projectAt:
+		if m.to {
+			if tc := t.pending[m.req]; tc != nil {
+				tc.to, tc.agedAt = t.eng.Epoch(), t.agedAt()
+			}
+			continue
+		}
+		rec := &t.reqList[m.req]
+		tc := &touch{role: req, holds: rec.holds, unit: -1, pos: rec.first, first: rec.first, last: rec.last,
+			firstTS: t.now, agedAt: t.agedAt(), line: rec.line, src: rec.src, handler: rec.handler, spec: rec.spec, vals: rec.vals}
+		if c := t.conds.list[rec.cond]; len(c.writers) <= t.projectAt {
 			tc.proj, tc.projected = project(t.eng.Time(), c.writers), true
-		default:
+		} else {
 			tc.from = t.eng.Time()
 		}
+		t.pending[m.req] = tc
 	}
 	switch op.Kind {
 	case traces.Send:
-		ev := &eventInfo{external: op.External, kind: op.SendKind, time: op.Time,
+		ev := &eventInfo{external: op.External, kind: op.SendKind, time: op.Time, sendPos: pos,
 			send: opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}}
 		if op.External {
 			ev.send = opBy{line: line, src: op.Src}
@@ -214,7 +275,7 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			ev.thread, ev.running = op.Thread, true
 			ev.beginLine, ev.beginTS, ev.hasTS = line, op.TS, op.HasTS
 		}
-		t.begins[op.Task] = pos
+		t.begins[op.Task] = begun{pos: pos, ts: t.now}
 	case traces.Call:
 		t.stacks[op.Task] = append(t.stacks[op.Task], op.Name)
 		if ev := t.events[op.Task]; ev != nil && ev.running && ev.handler == traces.NoSym {
@@ -234,7 +295,7 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			}
 		}
 		if ws := t.reqWrote[op.Loc]; len(ws) > 0 && t.running(op.Task) {
-			t.readCarried(op, ws)
+			t.readCarried(op, ws, pos)
 		}
 	case traces.Alloc:
 		if t.condObjs[op.Loc.Obj] && t.running(op.Task) {
@@ -242,10 +303,10 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			t.made[op.Task] = append(t.made[op.Task], op.Loc.Obj)
 		}
 	case traces.Signal:
-		t.signaller[op.Name] = op.Task
+		t.signaller[op.Name] = cause{task: op.Task, pos: pos}
 	case traces.Wait:
 		if s, ok := t.signaller[op.Name]; ok && t.events[op.Task] == nil && len(t.waited[op.Task]) < maxWaited {
-			t.waited[op.Task] = append(t.waited[op.Task], s)
+			t.waited[op.Task] = append(t.waited[op.Task], waitOf{signal: s, pos: pos})
 		}
 	case traces.Write:
 		if op.Init { // a declared initial value: what "before" is
@@ -266,14 +327,14 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 // pair is kept (reported).
 const maxCarried = 64
 
-// readCarried records that running event op.Task read, at op.Loc, what
-// the REQ events ws wrote.
-func (t *tracker) readCarried(op *traces.Op, ws []traces.Sym) {
+// readCarried records that running event op.Task read, at op.Loc and
+// op number pos, what the REQ events ws wrote.
+func (t *tracker) readCarried(op *traces.Op, ws []traces.Sym, pos int64) {
 	from := t.readFrom[op.Task]
 	if !slices.ContainsFunc(from, func(c carried) bool {
 		return c.loc == op.Loc && len(c.from) == len(ws) && &c.from[0] == &ws[0]
 	}) {
-		t.readFrom[op.Task] = append(from, carried{op.Loc, ws})
+		t.readFrom[op.Task] = append(from, carried{op.Loc, ws, pos})
 	}
 	if op.Src != traces.NoSym {
 		t.srcMap(t.carriedAt, op.Task)[op.Loc] = op.Src
@@ -369,7 +430,7 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 				} // else the object did not exist before the event: no value
 				vals[n+i] = t.heap[l]
 			}
-			o := openTouch{cond: id, vals: vals, from: t.eng.Time(), first: at.pos, held: inEvent && t.holds(c, vals[:n])}
+			o := openTouch{cond: id, vals: vals, from: t.eng.Time(), first: at.pos, firstTS: t.now, held: inEvent && t.holds(c, vals[:n])}
 			if inEvent {
 				t.open[op.Task] = append(t.open[op.Task], o)
 				opens := t.open[op.Task]
@@ -384,7 +445,7 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 				ot.vals[n+i] = op.Val
 			}
 		}
-		ot.at, ot.handler, ot.to = at, h, t.eng.Epoch()
+		ot.at, ot.handler, ot.to, ot.lastTS = at, h, t.eng.Epoch(), t.now
 		// Past projectAt writers, REQs keep whole times: no need to
 		// look for more.
 		if ch := ot.to.Chain(); len(c.writers) <= t.projectAt && !slices.Contains(c.writers, ch) {
@@ -399,8 +460,9 @@ func (t *tracker) write(op *traces.Op, at opAt) {
 	if len(own) == 0 {
 		return
 	}
-	u := unit{task: op.Task, thread: op.Task, beginLine: at.line, endLine: at.line, beginTS: op.TS, endTS: op.TS, hasTS: op.HasTS}
-	t.close(own, func() int32 { return t.addUnit(u) })
+	u := &unit{task: op.Task, thread: op.Task, beginLine: at.line, endLine: at.line, beginTS: op.TS, endTS: op.TS, hasTS: op.HasTS}
+	id := t.newUnit()
+	t.close(own, func() (int32, *unit) { return id, u })
 }
 
 // midEvent follows an event's writes to a condition that held before
@@ -411,18 +473,43 @@ func (t *tracker) midEvent(c *cond, ot *openTouch, at opAt, h traces.Sym) {
 	switch m := ot.mid; {
 	case m == nil:
 		if !t.holds(c, ot.vals[n:]) {
-			ot.mid = &midStretch{from: t.eng.Time(), first: at.pos, at: at, handler: h, vals: slices.Clone(ot.vals)}
+			ot.mid = &midStretch{from: t.eng.Time(), first: at.pos, firstTS: t.now, at: at, handler: h, vals: slices.Clone(ot.vals)}
 		}
 	case !m.restored:
 		if t.holds(c, ot.vals[n:]) {
-			m.restored, m.to, m.last = true, t.eng.Epoch(), at.pos
+			m.restored, m.to, m.last, m.lastTS = true, t.eng.Epoch(), at.pos, t.now
 		}
 	}
 }
 
-func (t *tracker) addUnit(u unit) int32 {
-	t.units = append(t.units, u)
-	return int32(len(t.units) - 1)
+// newUnit numbers a new unit.
+func (t *tracker) newUnit() int32 {
+	t.units++
+	return t.units - 1
+}
+
+// agedAt is the trace time after which an op is more than the window
+// later than now (+Inf without a window).
+func (t *tracker) agedAt() float64 { return t.aged(t.now) }
+
+func (t *tracker) aged(ts float64) float64 {
+	if t.window <= 0 {
+		return math.Inf(1)
+	}
+	return ts + t.window
+}
+
+// advance lets the checker go as far as the second pass allows at op
+// pos: every touch before the oldest running event's begin, or before
+// pos if none runs, is final.
+func (t *tracker) advance(pos int64) {
+	frontier, ts := pos, t.now
+	for _, b := range t.begins {
+		if b.pos < frontier {
+			frontier, ts = b.pos, b.ts
+		}
+	}
+	t.chk.advance(frontier, ts, false)
 }
 
 // end finishes event task: its REQs get their unit, its effects become
@@ -434,6 +521,9 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	delete(t.begins, task)
 	delete(t.stacks, task)
 	if ev == nil || !ok {
+		for _, i := range t.reqs[task] {
+			delete(t.pending, i)
+		}
 		return
 	}
 	ev.running = false
@@ -461,22 +551,29 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 		}
 		return
 	}
-	ui := int32(-1)
-	mk := func() int32 {
-		if ui < 0 {
-			ui = t.addUnit(unit{task: task, thread: ev.thread,
-				beginLine: ev.beginLine, beginTS: ev.beginTS, endLine: line, endTS: ts, hasTS: ev.hasTS && hasTS})
+	ui, u := int32(-1), (*unit)(nil)
+	mk := func() (int32, *unit) {
+		if u == nil {
+			ui, u = t.newUnit(), &unit{task: task, thread: ev.thread,
+				beginLine: ev.beginLine, beginTS: ev.beginTS, endLine: line, endTS: ts, hasTS: ev.hasTS && hasTS}
 		}
-		return ui
+		return ui, u
 	}
-	for _, r := range refs {
-		t.conds.list[r.cond].touches[r.touch].unit = mk()
+	for _, i := range refs {
+		tc := t.pending[i]
+		if tc == nil {
+			continue // not timed: only a trace that changed between the passes
+		}
+		delete(t.pending, i)
+		tc.unit, tc.u = mk()
+		t.chk.add(t.reqList[i].cond, t.conds.list[t.reqList[i].cond], *tc)
 	}
 	t.close(opens, mk)
 }
 
-// close turns effects into GEN and KILL touches; a NOP leaves nothing.
-func (t *tracker) close(opens []openTouch, unitOf func() int32) {
+// close turns effects into GEN and KILL touches, which it hands to the
+// checker; a NOP leaves nothing.
+func (t *tracker) close(opens []openTouch, unitOf func() (int32, *unit)) {
 	for _, ot := range opens {
 		c := t.conds.list[ot.cond]
 		n := len(c.locs)
@@ -493,14 +590,18 @@ func (t *tracker) close(opens []openTouch, unitOf func() int32) {
 			r = kill
 		case before && after && ot.mid != nil:
 			m := ot.mid
-			c.touches = append(c.touches, touch{role: midKill, unit: unitOf(), from: m.from, to: m.to,
-				pos: m.first, first: m.first, last: m.last, line: m.at.line, src: m.at.src, handler: m.handler, vals: m.vals})
+			tc := touch{role: midKill, from: m.from, to: m.to, pos: m.first, first: m.first, last: m.last,
+				firstTS: m.firstTS, agedAt: t.aged(m.lastTS), line: m.at.line, src: m.at.src, handler: m.handler, vals: m.vals}
+			tc.unit, tc.u = unitOf()
+			t.chk.add(ot.cond, c, tc)
 			continue
 		default:
 			continue
 		}
-		c.touches = append(c.touches, touch{role: r, relative: !ot.absolute, unit: unitOf(), from: ot.from, to: ot.to,
-			pos: ot.at.pos, first: ot.first, last: ot.at.pos, line: ot.at.line, src: ot.at.src, handler: ot.handler, vals: ot.vals})
+		tc := touch{role: r, relative: !ot.absolute, from: ot.from, to: ot.to, pos: ot.at.pos, first: ot.first, last: ot.at.pos,
+			firstTS: ot.firstTS, agedAt: t.aged(ot.lastTS), line: ot.at.line, src: ot.at.src, handler: ot.handler, vals: ot.vals}
+		tc.unit, tc.u = unitOf()
+		t.chk.add(ot.cond, c, tc)
 	}
 }
 
@@ -513,48 +614,63 @@ func (t *tracker) running(task traces.Sym) bool {
 // dependent reports whether touch later's event depends on what touch
 // earlier's event wrote: it read a value that event wrote (the last write
 // to the location when it read it) at a location not in except, or one
-// of its causes (up its senders, and for an event a thread sent, the
-// tasks whose signals the thread waited on) read one anywhere. Had
-// later's event run first, it would have read something else, or not
-// have been sent as it was.
+// of its causes read one before causing it: up its senders (an event's
+// reads before it sent the next), and for an event a thread sent (or a
+// thread's own write), the tasks whose signals the thread waited on
+// before (their reads before the signal). Had later's event run first,
+// it would have read something else, or not have been sent as it was.
+// Only ops before later's event ended count, so the answer is the same
+// whenever it is asked after that.
 func (t *tracker) dependent(later, earlier *touch, except []traces.Location) bool {
-	k, w := t.units[later.unit].task, t.units[earlier.unit].task
-	if t.readFromAt(k, w, except) {
+	k, w := later.u.task, earlier.u.task
+	if t.readFromAt(k, w, except, math.MaxInt64) {
 		return true
 	}
 	seen := map[traces.Sym]bool{k: true}
-	todo := t.causes(k, nil)
+	todo := t.causes(k, later.first, nil)
 	for n := 0; len(todo) > 0 && n < maxCauses; n++ {
 		c := todo[0]
 		todo = todo[1:]
-		if seen[c] {
+		if seen[c.task] {
 			continue
 		}
-		seen[c] = true
-		if t.readFromAt(c, w, nil) {
+		seen[c.task] = true
+		if t.readFromAt(c.task, w, nil, c.pos) {
 			return true
 		}
-		todo = t.causes(c, todo)
+		todo = t.causes(c.task, c.pos, todo)
 	}
 	return false
 }
 
-// causes appends to out the tasks that caused event (or thread) task:
-// an event's sender if that is an event, else what the sending thread
-// waited for; a thread's, what it waited for.
-func (t *tracker) causes(task traces.Sym, out []traces.Sym) []traces.Sym {
+// causes appends to out the causes of event (or thread) task: an event's
+// sender if that is an event, else the signals the sending thread waited
+// for before the send; a thread's, the signals it waited for before op
+// number before.
+func (t *tracker) causes(task traces.Sym, before int64, out []cause) []cause {
 	ev := t.events[task]
 	if ev == nil {
-		return append(out, t.waited[task]...)
+		return t.waitedBefore(task, before, out)
 	}
 	s := ev.send.task
 	if s == traces.NoSym {
 		return out
 	}
 	if t.events[s] != nil {
-		return append(out, s)
+		return append(out, cause{task: s, pos: ev.sendPos})
 	}
-	return append(out, t.waited[s]...)
+	return t.waitedBefore(s, ev.sendPos, out)
+}
+
+// waitedBefore appends to out the signals thread waited for before op
+// number before.
+func (t *tracker) waitedBefore(thread traces.Sym, before int64, out []cause) []cause {
+	for _, w := range t.waited[thread] {
+		if w.pos < before {
+			out = append(out, w.signal)
+		}
+	}
+	return out
 }
 
 // holds evaluates c on vals; a condition that cannot be decided does not
@@ -571,8 +687,9 @@ func (t *tracker) finish() {
 	for task := range t.begins {
 		tasks = append(tasks, task)
 	}
-	slices.SortFunc(tasks, func(a, b traces.Sym) int { return cmp.Compare(t.begins[a], t.begins[b]) })
+	slices.SortFunc(tasks, func(a, b traces.Sym) int { return cmp.Compare(t.begins[a].pos, t.begins[b].pos) })
 	for _, task := range tasks {
 		t.end(task, 0, 0, false)
 	}
+	t.chk.advance(0, 0, true)
 }
