@@ -1,9 +1,6 @@
 package detect
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/licorice-dev/licorice/learn"
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -27,36 +24,12 @@ type realizer struct {
 	// begins is where each running event began, for REQs of conditions
 	// over data the event did not read itself (extra fields).
 	begins map[traces.Sym]opAt
-	// reqList are the REQs of the trace, in the order found; reqs those
-	// of each event (indices in reqList), which become touches in the
-	// second pass, once timed and their event ended.
-	reqList []reqRec
+	// reqList are the REQs of the trace; reqs those of each event (their
+	// numbers), which become touches in the second pass, once timed at
+	// their first and last ops and their event ended.
+	reqList reqStore
 	reqs    map[traces.Sym][]int32
-	// marks are the ops that span the REQs, at which the second pass
-	// times them; sorted by finish.
-	marks []mark
-	buf   []learn.Realized
-}
-
-// reqRec is a REQ as the first pass finds it: all of its touch but the
-// times and the unit.
-type reqRec struct {
-	cond        int32
-	holds       bool
-	first, last int64 // its first and last ops: the event's first reads of the data
-	line        int
-	src         traces.Sym
-	handler     traces.Sym
-	spec        *learn.Condition
-	vals        []traces.Value
-}
-
-// mark is an op at which a REQ (reqList[req]) takes its from time or its
-// to epoch.
-type mark struct {
-	pos int64
-	req int32
-	to  bool
+	buf     []learn.Realized
 }
 
 // opAt is where an op is: its number, line and source location.
@@ -82,11 +55,8 @@ func newRealizer(sp *learn.Spec, syms *traces.Symbols, cs *conds, stats *TraceSt
 	}
 }
 
-// finish ends the pass: it sorts the marks for the second (a REQ's from
-// before its to at the same op).
-func (r *realizer) finish() {
-	slices.SortStableFunc(r.marks, func(a, b mark) int { return cmp.Compare(a.pos, b.pos) })
-}
+// finish ends the pass: it orders the REQs for the second.
+func (r *realizer) finish() { r.reqList.sort() }
 
 // step feeds op, the pos-th op of the trace, at line.
 func (r *realizer) step(op *traces.Op, pos int64, line int) {
@@ -145,7 +115,7 @@ func (r *realizer) newReads() map[traces.Location]opAt {
 func (r *realizer) require(inv *learn.Invocation, rc *learn.Realized) {
 	id := r.conds.realize(rc)
 	for _, i := range r.reqs[inv.Task] {
-		if r.reqList[i].cond == id {
+		if r.reqList.at(i).cond == id {
 			return // an earlier invocation of the event required it already
 		}
 	}
@@ -174,11 +144,9 @@ func (r *realizer) require(inv *learn.Invocation, rc *learn.Realized) {
 		at.src = traces.NoSym
 		last = at.pos
 	}
-	i := int32(len(r.reqList))
-	r.reqs[inv.Task] = append(r.reqs[inv.Task], i)
-	r.marks = append(r.marks, mark{pos: at.pos, req: i}, mark{pos: last, req: i, to: true})
-	r.reqList = append(r.reqList, reqRec{
+	i := r.reqList.add(reqRec{
 		cond: id, holds: holds, first: at.pos, last: last, line: at.line, src: at.src,
 		handler: inv.Handler, spec: rc.Cond, vals: rc.Vals,
 	})
+	r.reqs[inv.Task] = append(r.reqs[inv.Task], i)
 }

@@ -25,13 +25,11 @@ type tracker struct {
 	syms  *traces.Symbols
 	eng   *asyncclock.Engine
 	conds *conds
-	// reqList, reqs and marks are the first pass's; pending are the REQs
-	// timed at their first mark whose event has not ended.
-	reqList []reqRec
+	// reqList and reqs are the first pass's; pending are the REQs timed
+	// at their first op whose event has not ended.
+	reqList *reqStore
 	reqs    map[traces.Sym][]int32
-	marks   []mark
-	next    int // the next mark
-	pending map[int32]*touch
+	pending map[int32]pendingReq
 	// projectAt is the most writers of a condition on which a REQ's time
 	// is projected (maxProjected; see touch.covers).
 	projectAt int
@@ -83,6 +81,12 @@ type tracker struct {
 	condObjs map[traces.Sym]bool
 	madeBy   map[traces.Sym]traces.Sym
 	made     map[traces.Sym][]traces.Sym
+}
+
+// pendingReq is a REQ's touch, timed at its first op, and its condition.
+type pendingReq struct {
+	tc   *touch
+	cond int32
 }
 
 // begun is where a running event began: the op's number, and the trace
@@ -199,8 +203,8 @@ type midStretch struct {
 // the touches it finds to chk.
 func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Duration, cs *conds, rl *realizer, chk *checker) *tracker {
 	return &tracker{
-		syms: syms, eng: eng, conds: cs, reqList: rl.reqList, reqs: rl.reqs, marks: rl.marks, projectAt: maxProjected,
-		pending: make(map[int32]*touch), chk: chk, window: float64(window) / float64(time.Millisecond), advanceEvery: advanceEvery,
+		syms: syms, eng: eng, conds: cs, reqList: &rl.reqList, reqs: rl.reqs, projectAt: maxProjected,
+		pending: make(map[int32]pendingReq), chk: chk, window: float64(window) / float64(time.Millisecond), advanceEvery: advanceEvery,
 		heap:   make(map[traces.Location]traces.Value),
 		stacks: make(map[traces.Sym][]traces.Sym),
 		events: make(map[traces.Sym]*eventInfo),
@@ -242,15 +246,13 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 		t.sinceAdvance = 0
 		t.advance(pos)
 	}
-	for ; t.next < len(t.marks) && t.marks[t.next].pos == pos; t.next++ {
-		m := t.marks[t.next]
-		if m.to {
-			if tc := t.pending[m.req]; tc != nil {
-				tc.to, tc.agedAt = t.eng.Epoch(), t.agedAt()
-			}
-			continue
+	// The REQs that begin and end at this op get their times (a REQ's
+	// first op before its last).
+	for {
+		i, rec, ok := t.reqList.firstAt(pos)
+		if !ok {
+			break
 		}
-		rec := &t.reqList[m.req]
 		tc := &touch{role: req, holds: rec.holds, unit: -1, pos: rec.first, first: rec.first, last: rec.last,
 			firstTS: t.now, agedAt: t.agedAt(), line: rec.line, src: rec.src, handler: rec.handler, spec: rec.spec, vals: rec.vals}
 		if c := t.conds.list[rec.cond]; len(c.writers) <= t.projectAt {
@@ -258,7 +260,16 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 		} else {
 			tc.from = t.eng.Time()
 		}
-		t.pending[m.req] = tc
+		t.pending[i] = pendingReq{tc, rec.cond}
+	}
+	for {
+		i, ok := t.reqList.lastAt(pos)
+		if !ok {
+			break
+		}
+		if p, ok := t.pending[i]; ok {
+			p.tc.to, p.tc.agedAt = t.eng.Epoch(), t.agedAt()
+		}
 	}
 	switch op.Kind {
 	case traces.Send:
@@ -560,13 +571,13 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 		return ui, u
 	}
 	for _, i := range refs {
-		tc := t.pending[i]
-		if tc == nil {
+		p, ok := t.pending[i]
+		if !ok {
 			continue // not timed: only a trace that changed between the passes
 		}
 		delete(t.pending, i)
-		tc.unit, tc.u = mk()
-		t.chk.add(t.reqList[i].cond, t.conds.list[t.reqList[i].cond], *tc)
+		p.tc.unit, p.tc.u = mk()
+		t.chk.add(p.cond, t.conds.list[p.cond], *p.tc)
 	}
 	t.close(opens, mk)
 }
