@@ -27,7 +27,7 @@ type tracker struct {
 	conds *conds
 	// reqList and reqs are the first pass's; pending are the REQs timed
 	// at their first op whose event has not ended.
-	reqList *reqStore
+	reqList reqStore
 	reqs    map[traces.Sym][]int32
 	pending map[int32]pendingReq
 	// projectAt is the most writers of a condition on which a REQ's time
@@ -203,7 +203,7 @@ type midStretch struct {
 // the touches it finds to chk.
 func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Duration, cs *conds, rl *realizer, chk *checker) *tracker {
 	return &tracker{
-		syms: syms, eng: eng, conds: cs, reqList: &rl.reqList, reqs: rl.reqs, projectAt: maxProjected,
+		syms: syms, eng: eng, conds: cs, reqList: rl.reqList, reqs: rl.reqs, projectAt: maxProjected,
 		pending: make(map[int32]pendingReq), chk: chk, window: float64(window) / float64(time.Millisecond), advanceEvery: advanceEvery,
 		heap:   make(map[traces.Location]traces.Value),
 		stacks: make(map[traces.Sym][]traces.Sym),
