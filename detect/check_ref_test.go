@@ -110,16 +110,8 @@ func midPairs(out []finding, id int32, c *cond, stats *TraceStats) []finding {
 // and then kills it relied on the GEN before it. Minor events commute
 // with every other event as far as c is concerned.
 func classify(c *cond, stats *TraceStats) {
-	var reqs, gens, kills []int32
+	reqs, gens, kills := byRole(c.touches)
 	for i := range c.touches {
-		switch c.touches[i].role {
-		case req:
-			reqs = append(reqs, int32(i))
-		case gen:
-			gens = append(gens, int32(i))
-		case kill:
-			kills = append(kills, int32(i))
-		}
 		if c.touches[i].relative {
 			stats.Relative++
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -191,21 +190,8 @@ func TestExplainBound(t *testing.T) {
 // of each, and one more of a trace whose reports are explained.
 func TestOpsProgress(t *testing.T) {
 	sp, trace := goldenInput(t)
-	r, err := traces.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := int64(0)
-	for {
-		var op traces.Op
-		if err := r.Next(&op); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
-	r.Close()
+	all, _ := readOps(t, trace, traces.NewSymbols())
+	n := int64(len(all))
 	for _, tt := range []struct {
 		explain int
 		reads   int64

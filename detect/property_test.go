@@ -154,6 +154,28 @@ func TestAgainstReference(t *testing.T) {
 	t.Logf("%d mid-event KILLs, %d findings with one", mids, midPairs)
 }
 
+// readOps returns the ops of the trace at path, with syms, and their
+// lines.
+func readOps(t *testing.T, path string, syms *traces.Symbols) ([]traces.Op, []int) {
+	t.Helper()
+	r, err := traces.Open(path, traces.WithSymbols(syms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var ops []traces.Op
+	var lines []int
+	for {
+		var op traces.Op
+		if err := r.Next(&op); err == io.EOF {
+			return ops, lines
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		ops, lines = append(ops, op), append(lines, r.Line())
+	}
+}
+
 // referenceReads is, for each event, the events whose writes it read
 // while it ran (the last write to the location before the read), with
 // the number of the first op that did: the slow, obvious version of the
@@ -246,22 +268,7 @@ func referenceReads(ops []traces.Op) (map[[2]traces.Sym]int64, func(task traces.
 
 func referenceGraph(t *testing.T, path string, syms *traces.Symbols) (*asyncclock.Graph, []traces.Op) {
 	t.Helper()
-	r, err := traces.Open(path, traces.WithSymbols(syms))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var ops []traces.Op
-	var lines []int
-	for {
-		var op traces.Op
-		if err := r.Next(&op); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		ops, lines = append(ops, op), append(lines, r.Line())
-	}
+	ops, lines := readOps(t, path, syms)
 	g, err := asyncclock.NewGraph(context.Background(), syms, ops, lines, 0)
 	if err != nil {
 		t.Fatal(err)

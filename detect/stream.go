@@ -202,7 +202,7 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 		t := &s.buf[e]
 		if t.role == gen || t.role == kill {
 			if reqs == nil {
-				reqs, gens, kills = s.byRole()
+				reqs, gens, kills = byRole(s.buf)
 			}
 			opposite := kills
 			if t.role == kill {
@@ -299,11 +299,11 @@ func (k *checker) enter(s *stream, t touch) {
 	s.buf = append(s.buf, t)
 }
 
-// byRole returns the indices of s.buf's REQs, GENs and KILLs.
-func (s *stream) byRole() (reqs, gens, kills []int32) {
+// byRole returns the indices of the REQs, GENs and KILLs among ts.
+func byRole(ts []touch) (reqs, gens, kills []int32) {
 	reqs, gens, kills = []int32{}, []int32{}, []int32{}
-	for i := range s.buf {
-		switch s.buf[i].role {
+	for i := range ts {
+		switch ts[i].role {
 		case req:
 			reqs = append(reqs, int32(i))
 		case gen:
