@@ -505,17 +505,16 @@ func passesWith(ctx context.Context, sp *learn.Spec, src source, window time.Dur
 
 	eng := asyncclock.New(syms, asyncclock.Config{Window: window, WideWindow: true})
 	eng.SetFile(src.name)
-	chk := newChecker(len(a.conds.list), st, nil, nil)
-	chk.keepAll = po.keepAll
-	if po.pruneAt > 0 {
-		chk.pruneAt = po.pruneAt
-	}
-	a.tk = newTracker(syms, eng, window, a.conds, rl, chk)
+	a.tk = newTracker(syms, eng, window, a.conds, rl, st)
 	a.tk.projectAt = po.projectAt
 	if po.advanceEvery > 0 {
 		a.tk.advanceEvery = po.advanceEvery
 	}
-	chk.dependent, chk.holds = a.tk.dependent, a.tk.holds
+	chk := a.tk.chk
+	chk.keepAll = po.keepAll
+	if po.pruneAt > 0 {
+		chk.pruneAt = po.pruneAt
+	}
 	err = readTrace(ctx, src, syms, nil, func(op *traces.Op, pos int64, line int) error {
 		if err := eng.Step(op, line); err != nil {
 			return err

@@ -10,10 +10,11 @@ import (
 	"github.com/licorice-dev/licorice/traces"
 )
 
-// checker runs the checks of §5.4 (see check) condition by condition as
-// the second pass finds the touches, instead of after it, so that what
-// it keeps of a condition is what a later touch can still be paired
-// with or decided by, not every touch of the trace.
+// checker runs the checks of §5.4 (the package doc's "The checks")
+// condition by condition as the second pass finds the touches, instead
+// of after it, so that what it keeps of a condition is what a later
+// touch can still be paired with or decided by, not every touch of the
+// trace.
 //
 // A touch is final when its event has ended (a thread's write at once).
 // Every touch placed before the frontier — the begin of the oldest event
@@ -160,8 +161,8 @@ func (k *checker) advance(frontier int64, tsF float64, final bool) {
 }
 
 // findings returns what the checks found, condition by condition, each
-// in trace order (the mid-event pairs of a condition last), as check
-// does. Call it after the final advance.
+// in trace order (the mid-event pairs of a condition last), as checking
+// every touch at the end would. Call it after the final advance.
 func (k *checker) findings() []finding {
 	var out []finding
 	for _, s := range k.streams {
@@ -252,7 +253,7 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 	// then, and all of them wait at once), or when REQs kept for their
 	// age have aged; and wake up for that.
 	sleeps := len(s.arrived) == 0 && math.IsInf(s.wakeAt, 1)
-	if s.done > s.kept && (s.done >= max(2*s.kept, k.pruneAt) || sleeps) || s.keptUntil < tsF {
+	if !final && (s.done > s.kept && (s.done >= max(2*s.kept, k.pruneAt) || sleeps) || s.keptUntil < tsF) {
 		n := len(s.buf)
 		s.prune(tsF)
 		k.held -= n - len(s.buf)

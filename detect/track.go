@@ -200,11 +200,11 @@ type midStretch struct {
 
 // newTracker returns the second pass over a trace whose first pass was
 // rl, with the engine eng of time window window (0: none), that hands
-// the touches it finds to chk.
-func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Duration, cs *conds, rl *realizer, chk *checker) *tracker {
-	return &tracker{
+// the touches it finds to its checker, which counts in stats.
+func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Duration, cs *conds, rl *realizer, stats *TraceStats) *tracker {
+	t := &tracker{
 		syms: syms, eng: eng, conds: cs, reqList: rl.reqList, reqs: rl.reqs, projectAt: maxProjected,
-		pending: make(map[int32]pendingReq), chk: chk, window: float64(window) / float64(time.Millisecond), advanceEvery: advanceEvery,
+		pending: make(map[int32]pendingReq), window: float64(window) / float64(time.Millisecond), advanceEvery: advanceEvery,
 		heap:   make(map[traces.Location]traces.Value),
 		stacks: make(map[traces.Sym][]traces.Sym),
 		events: make(map[traces.Sym]*eventInfo),
@@ -222,6 +222,8 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Durati
 		madeBy:    make(map[traces.Sym]traces.Sym),
 		made:      make(map[traces.Sym][]traces.Sym),
 	}
+	t.chk = newChecker(len(cs.list), stats, t.dependent, t.holds)
+	return t
 }
 
 // condObjects returns the objects (not classes) whose fields are data of
