@@ -55,3 +55,31 @@ func TestListHeadSize(t *testing.T) {
 		t.Errorf("a listHead takes %d bytes, not 64", n)
 	}
 }
+
+// TestBegunTableLazy: a looper's table of the last events begun costs a
+// word per slot until a category and time takes the slot; an app with
+// thousands of loopers that each begin one delayed event (MyTracks'
+// handler threads) paid 50 KB per looper when every slot was made at
+// once.
+func TestBegunTableLazy(t *testing.T) {
+	if size := unsafe.Sizeof(begunTable{}); size > 8<<begunBits {
+		t.Errorf("an empty begunTable is %d bytes, want at most a word per slot", size)
+	}
+	var tab begunTable
+	keys := []catTime{{catDA, 10}, {catDA, 10}, {catDS, 250}}
+	for _, k := range keys {
+		tab.of(k).add(&event{})
+	}
+	made := 0
+	for _, s := range tab {
+		if s != nil {
+			made++
+		}
+	}
+	if made > 2 {
+		t.Errorf("%d slots made for 2 categories and times", made)
+	}
+	if r := tab.peek(catTime{catDA, 10}); r == nil || r.latest(1) == nil {
+		t.Errorf("the slot of (DA, 10) lost its events: %v", r)
+	}
+}

@@ -96,6 +96,9 @@ func unreadHolds(e *Engine) map[*event]bool {
 			continue
 		}
 		for _, s := range q.lastBegun {
+			if s == nil {
+				continue
+			}
 			for _, ev := range s.recent.ev {
 				if ev != nil {
 					held[ev] = true

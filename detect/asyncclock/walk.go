@@ -701,8 +701,10 @@ func (r *recentBegun) latestSend(k int) Epoch {
 // begunTable holds the last events a looper queue began of a few delayed
 // categories and times: a table of slots by a hash of the two, each
 // holding the category and time that took it last. A category and time
-// that loses its slot loses only the references it held.
-type begunTable [1 << begunBits]begunSlot
+// that loses its slot loses only the references it held. A slot is made
+// when first taken: most loopers use one or two (an app may have
+// thousands of them), and a slot is 800 bytes.
+type begunTable [1 << begunBits]*begunSlot
 
 type begunSlot struct {
 	key    catTime
@@ -714,23 +716,26 @@ const begunBits = 6
 // of returns the last events begun of category and time key, which take
 // their slot from any other.
 func (t *begunTable) of(key catTime) *recentBegun {
-	s := t.slot(key)
-	if s.key != key {
+	p := t.slot(key)
+	switch s := *p; {
+	case s == nil:
+		*p = &begunSlot{key: key}
+	case s.key != key:
 		s.key, s.recent = key, recentBegun{}
 	}
-	return &s.recent
+	return &(*p).recent
 }
 
 // peek returns the last events begun of category and time key, or nil if
 // its slot is another's.
 func (t *begunTable) peek(key catTime) *recentBegun {
-	if s := t.slot(key); s.key == key {
+	if s := *t.slot(key); s != nil && s.key == key {
 		return &s.recent
 	}
 	return nil
 }
 
-func (t *begunTable) slot(key catTime) *begunSlot {
+func (t *begunTable) slot(key catTime) **begunSlot {
 	h := (uint64(key.time)<<1 | uint64(key.cat&1)) * 0x9e37_79b9_7f4a_7c15 // Fibonacci hashing: the top bits
 	return &t[h>>(64-begunBits)]
 }
