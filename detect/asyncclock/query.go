@@ -137,6 +137,12 @@ func (e *Engine) Event(id traces.Sym) (EventInfo, bool) {
 	return info, true
 }
 
+// Resolutions counts the removed events whose time the engine has
+// resolved and the events it has reclaimed, so far: a caller that waits
+// for some to be resolved or forgotten (Event) need not look again until
+// the count changes.
+func (e *Engine) Resolutions() int64 { return e.stats.Resolved + e.stats.Reclaimed }
+
 // Order says how events a and b are ordered (docs/causality.md,
 // "Queries"): a happens before b if a's end happens before b's begin. A
 // pending event, and a removed one whose time is not resolved yet, is

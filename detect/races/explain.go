@@ -206,6 +206,9 @@ type explainer struct {
 	queues     map[traces.Sym]*xQueue
 	tasks      map[traces.Sym]*xTask
 	unresolved []*xEvent // removed events whose run(E) the engine has not resolved yet
+	// resolutions is the engine's count of resolutions when resolved last
+	// looked: until it changes, none of unresolved is.
+	resolutions int64
 
 	// The search, once the first of a and b has finished (src).
 	src, dst  *xEvent
@@ -410,7 +413,8 @@ func (x *explainer) step(op *traces.Op, line int) {
 	if op.HasTS && op.TS > x.ts {
 		x.ts = op.TS
 	}
-	if len(x.unresolved) > 0 && (op.Kind == traces.Begin || op.Kind == traces.Remove) {
+	if len(x.unresolved) > 0 && (op.Kind == traces.Begin || op.Kind == traces.Remove) && x.eng.Resolutions() != x.resolutions {
+		x.resolutions = x.eng.Resolutions()
 		x.resolved()
 	}
 	t := x.tasks[op.Task]
