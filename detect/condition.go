@@ -43,7 +43,9 @@ type cond struct {
 	// eval is the first spec condition that realized it; every spec
 	// condition of the same template and constants evaluates alike on
 	// the same locations.
-	eval    *learn.Condition
+	eval *learn.Condition
+	// touches are all of its touches, kept only for tests (the checker's
+	// keepAll); the checks keep what they need in their stream.
 	touches []touch
 	// writers are the chains whose writes to the condition's data the
 	// second pass has seen so far, in the order first seen.
