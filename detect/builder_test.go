@@ -127,7 +127,7 @@ type specCond struct {
 
 // makeSpec builds a spec from conditions, each with support 100 and
 // confidence 1.
-func makeSpec(t *testing.T, cs ...specCond) *learn.Spec {
+func makeSpec(t testing.TB, cs ...specCond) *learn.Spec {
 	t.Helper()
 	byHandler := map[string][]map[string]any{}
 	for _, c := range cs {

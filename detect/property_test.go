@@ -104,7 +104,7 @@ func randomScriptOn(s *script, rng *rand.Rand) *script {
 
 // randomSpec: h1 and h2 require p != null (one variable), h3 requires
 // p == null, h4 nothing.
-func randomSpec(t *testing.T) *learn.Spec {
+func randomSpec(t testing.TB) *learn.Spec {
 	return makeSpec(t, nonnullP("Act.h1"), nonnullP("Act.h2"),
 		specCond{handler: "Act.h3", template: "null", vars: []string{"this.p"}})
 }
