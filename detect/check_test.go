@@ -53,7 +53,9 @@ func passesAllWith(t *testing.T, sp *learn.Spec, path string, window time.Durati
 		return a
 	}
 	var st TraceStats
+	a.tk.askUntrimmed = true
 	ref := check(a.conds, &st, a.tk.dependent, a.tk.holds)
+	a.tk.askUntrimmed = false
 	describe := func(fs []finding) string {
 		var b strings.Builder
 		for _, f := range fs {

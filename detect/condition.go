@@ -163,6 +163,9 @@ type unit struct {
 	beginLine, endLine int
 	beginTS, endTS     float64
 	hasTS              bool
+	// waiting counts its touches the checker has not replayed yet: until
+	// then, the checks may ask what its event read (tracker.dependent).
+	waiting int32
 }
 
 // condKey identifies a realized condition.

@@ -512,6 +512,9 @@ func passesWith(ctx context.Context, sp *learn.Spec, src source, window time.Dur
 	}
 	chk := a.tk.chk
 	chk.keepAll = po.keepAll
+	if po.keepAll {
+		a.tk.untrimmed = make(map[traces.Sym][]carried)
+	}
 	if po.pruneAt > 0 {
 		chk.pruneAt = po.pruneAt
 	}

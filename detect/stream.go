@@ -39,6 +39,9 @@ type checker struct {
 	stats     *TraceStats
 	dependent func(later, earlier *touch, except []traces.Location) bool
 	holds     func(c *cond, vals []traces.Value) bool
+	// replayed, if set, is told of a unit whose touches are all replayed:
+	// no check asks about its event as the later of a pair again.
+	replayed func(u *unit)
 	// keepAll keeps every touch in its condition's touches as well (tests
 	// check the streams against the check of them all at the end).
 	keepAll bool
@@ -120,6 +123,7 @@ func (k *checker) add(id int32, c *cond, t touch) {
 	if k.keepAll {
 		c.touches = append(c.touches, t)
 	}
+	t.u.waiting++
 	s.arrived = append(s.arrived, t)
 	if k.held++; k.held > k.peak {
 		k.peak = k.held
@@ -222,6 +226,10 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 			}
 		}
 		k.replay(s, e)
+		u := s.buf[e].u
+		if u.waiting--; u.waiting == 0 && k.replayed != nil {
+			k.replayed(u)
+		}
 	}
 	s.wakeAt = math.Inf(1)
 	if s.done < len(s.buf) {

@@ -59,9 +59,14 @@ type tracker struct {
 	// is, for a running event, where it last read each location that
 	// carried some (the read's src). See the package doc on pairs whose
 	// later event read the earlier.
-	reqWrote  map[traces.Location][]traces.Sym
-	readFrom  map[traces.Sym][]carried
-	carriedAt map[traces.Sym]map[traces.Location]traces.Sym
+	reqWrote map[traces.Location][]traces.Sym
+	readFrom map[traces.Sym][]carried
+	// untrimmed, if not nil, keeps what trimReads drops, which dependent
+	// reads if askUntrimmed (tests: the check of every touch at the end,
+	// after the pass, asks what the streams asked as it went).
+	untrimmed    map[traces.Sym][]carried
+	askUntrimmed bool
+	carriedAt    map[traces.Sym]map[traces.Location]traces.Sym
 
 	// readAt is, for a running event, where it last read each datum of a
 	// condition (the read's src): a write there from the same src updates
@@ -126,7 +131,11 @@ type waitOf struct {
 // readFromAt reports whether event k read, before op number before, what
 // event w wrote at a location not in except.
 func (t *tracker) readFromAt(k, w traces.Sym, except []traces.Location, before int64) bool {
-	return k != w && slices.ContainsFunc(t.readFrom[k], func(c carried) bool {
+	reads := t.readFrom[k]
+	if r, ok := t.untrimmed[k]; ok && t.askUntrimmed {
+		reads = r
+	}
+	return k != w && slices.ContainsFunc(reads, func(c carried) bool {
 		return c.pos < before && !slices.Contains(except, c.loc) && slices.Contains(c.from, w)
 	})
 }
@@ -152,6 +161,9 @@ type eventInfo struct {
 	thread   traces.Sym
 	handler  traces.Sym // the first handler it called
 	running  bool
+	// lastCause is its last send, fork or signal (0 if none): what it
+	// read after that caused nothing (tracker.dependent).
+	lastCause int64
 
 	beginLine int
 	beginTS   float64
@@ -223,6 +235,11 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Durati
 		made:      make(map[traces.Sym][]traces.Sym),
 	}
 	t.chk = newChecker(len(cs.list), stats, t.dependent, t.holds)
+	t.chk.replayed = func(u *unit) {
+		if u.task != u.thread { // an event's unit, not a thread's write
+			t.trimReads(u.task)
+		}
+	}
 	return t
 }
 
@@ -281,8 +298,10 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			ev.send = opBy{line: line, src: op.Src}
 		}
 		t.events[op.Event] = ev
+		t.caused(op.Task, pos)
 	case traces.Fork:
 		t.forks[op.Thread] = opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}
+		t.caused(op.Task, pos)
 	case traces.Begin:
 		if ev := t.events[op.Task]; ev != nil {
 			ev.thread, ev.running = op.Thread, true
@@ -317,6 +336,7 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 		}
 	case traces.Signal:
 		t.signaller[op.Name] = cause{task: op.Task, pos: pos}
+		t.caused(op.Task, pos)
 	case traces.Wait:
 		if s, ok := t.signaller[op.Name]; ok && t.events[op.Task] == nil && len(t.waited[op.Task]) < maxWaited {
 			t.waited[op.Task] = append(t.waited[op.Task], waitOf{signal: s, pos: pos})
@@ -550,8 +570,9 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	}
 	delete(t.made, task)
 	if len(refs) == 0 && len(opens) == 0 {
-		// No REQ, GEN or KILL: as a cause of later events, only whom it
-		// read from matters, not where.
+		// No REQ, GEN or KILL: only its reads before it caused something
+		// matter, and of those, only whom it read from, not where.
+		t.trimReads(task)
 		from := t.readFrom[task]
 		for i := range from {
 			from[i].loc = traces.Location{}
@@ -616,6 +637,45 @@ func (t *tracker) close(opens []openTouch, unitOf func() (int32, *unit)) {
 		tc.unit, tc.u = unitOf()
 		t.chk.add(ot.cond, c, tc)
 	}
+}
+
+// caused notes that task, if an event, sent, forked or signalled at op
+// number pos.
+func (t *tracker) caused(task traces.Sym, pos int64) {
+	if ev := t.events[task]; ev != nil {
+		ev.lastCause = pos
+	}
+}
+
+// trimReads keeps of the reads of ended event task only those a later
+// event may depend on: those before its last send, fork or signal.
+// Called once no check asks about its own reads (its touches are all
+// replayed, or it has none).
+func (t *tracker) trimReads(task traces.Sym) {
+	from := t.readFrom[task]
+	if len(from) == 0 {
+		return
+	}
+	if t.untrimmed != nil {
+		t.untrimmed[task] = slices.Clone(from)
+	}
+	before := int64(0)
+	if ev := t.events[task]; ev != nil {
+		before = ev.lastCause
+	}
+	n := 0
+	for _, c := range from {
+		if c.pos < before {
+			from[n] = c
+			n++
+		}
+	}
+	if n == 0 {
+		delete(t.readFrom, task)
+		return
+	}
+	clear(from[n:])
+	t.readFrom[task] = slices.Clip(from[:n])
 }
 
 // running reports whether task is an event that runs.
