@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/licorice-dev/licorice/learn"
 )
@@ -208,4 +209,12 @@ func (s *script) runOn(e, th, handler string, body ...func(s *script, e string))
 		f(s, e)
 	}
 	return s.finish(e, handler)
+}
+
+// TestEventInfoSize: the second pass keeps an eventInfo per event of the
+// trace, a million in a long one; its fields are ordered to fit 80 bytes.
+func TestEventInfoSize(t *testing.T) {
+	if n := unsafe.Sizeof(eventInfo{}); n > 80 {
+		t.Errorf("eventInfo is %d bytes, want at most 80", n)
+	}
 }
