@@ -669,12 +669,12 @@ func (t *tracker) trimReads(task traces.Sym) {
 			n++
 		}
 	}
-	if n == 0 {
+	switch {
+	case n == 0:
 		delete(t.readFrom, task)
-		return
+	case n < len(from):
+		t.readFrom[task] = slices.Clone(from[:n]) // the rest of the array goes
 	}
-	clear(from[n:])
-	t.readFrom[task] = slices.Clip(from[:n])
 }
 
 // running reports whether task is an event that runs.
