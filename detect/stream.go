@@ -338,8 +338,9 @@ func (s *stream) agedAfter(e int32, opposite []int32, tsF float64) bool {
 	return false
 }
 
-// replay is one step of check's replay: touch e of s.buf, the next in
-// trace order, with every earlier one replayed.
+// replay is one step of the replay of §5.4 (the package doc's "The
+// checks"): touch e of s.buf, the next in trace order, with every
+// earlier one replayed.
 func (k *checker) replay(s *stream, e int32) {
 	c, buf := s.c, s.buf
 	t := &buf[e]
@@ -431,9 +432,9 @@ func (k *checker) replay(s *stream, e int32) {
 	}
 }
 
-// pairMid pairs mid-event KILL m of s.buf as midPairs does: with the
-// first REQ of each group that held, ran on another thread and is
-// ordered neither way with the stretch.
+// pairMid pairs mid-event KILL m of s.buf (the package doc's "Mid-event
+// KILLs"): with the first REQ of each group that held, ran on another
+// thread and is ordered neither way with the stretch.
 func (k *checker) pairMid(s *stream, m int32) {
 	tm := &s.buf[m]
 	for _, g := range s.groups {
