@@ -202,6 +202,7 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 		k.enter(s, t)
 	}
 	var reqs, gens, kills []int32 // for minor, made when first needed
+	s.wakeAt = math.Inf(1)
 	for ; s.done < len(s.buf); s.done++ {
 		e := int32(s.done)
 		t := &s.buf[e]
@@ -214,8 +215,11 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 				opposite = gens
 			}
 			isMinor := minor(s.buf, e, reqs, opposite)
-			if isMinor && !final && !s.agedAfter(e, opposite, tsF) {
-				break // minor so far; a REQ to come may still need it
+			if isMinor && !final {
+				if at := s.settlesAt(e, opposite); !(at < tsF) {
+					s.wakeAt = at
+					break // minor so far; a REQ to come may still need it
+				}
 			}
 			if t.minor = isMinor; isMinor {
 				if t.role == gen {
@@ -229,22 +233,6 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 		u := s.buf[e].u
 		if u.waiting--; u.waiting == 0 && k.replayed != nil {
 			k.replayed(u)
-		}
-	}
-	s.wakeAt = math.Inf(1)
-	if s.done < len(s.buf) {
-		// Waiting for REQs to come, or for an opposite touch the GEN or
-		// KILL happens before to age.
-		e := int32(s.done)
-		opposite := kills
-		if s.buf[e].role == kill {
-			opposite = gens
-		}
-		lo, _ := slices.BinarySearch(opposite, e+1)
-		for _, o := range opposite[lo:] {
-			if to := &s.buf[o]; before(&s.buf[e], to) {
-				s.wakeAt = min(s.wakeAt, to.agedAt)
-			}
 		}
 	}
 	for len(s.mids) > 0 {
@@ -324,18 +312,20 @@ func byRole(ts []touch) (reqs, gens, kills []int32) {
 	return reqs, gens, kills
 }
 
-// agedAfter reports whether touch e happens before an opposite touch
-// older than the window at trace time tsF: every REQ to come happens
-// after that touch, so a minor e stays minor.
-func (s *stream) agedAfter(e int32, opposite []int32, tsF float64) bool {
+// settlesAt returns the trace time after which touch e, minor so far,
+// stays minor: the earliest at which an opposite touch that e happens
+// before is older than the window, since every REQ to come happens after
+// that one (+Inf if none: only a new touch can decide e).
+func (s *stream) settlesAt(e int32, opposite []int32) float64 {
 	te := &s.buf[e]
+	at := math.Inf(1)
 	lo, _ := slices.BinarySearch(opposite, e+1)
 	for _, o := range opposite[lo:] {
-		if to := &s.buf[o]; to.agedAt < tsF && before(te, to) {
-			return true
+		if to := &s.buf[o]; before(te, to) {
+			at = min(at, to.agedAt)
 		}
 	}
-	return false
+	return at
 }
 
 // replay is one step of the replay of §5.4 (the package doc's "The
