@@ -18,7 +18,7 @@ func (e *Engine) collect() {
 	e.stats.Collections++
 	// LOOPEND needs only the join of the ended events; with the window, a
 	// looper's recent events wait to be folded into its window clock.
-	for _, th := range e.threads {
+	for _, th := range e.collecting {
 		if e.window == 0 || th.kind != traces.Looper {
 			th.endJoin = e.joinEnds(th.endJoin, th.recent)
 			for _, p := range th.recent {
@@ -78,6 +78,7 @@ func (e *Engine) collect() {
 		e.pruneAtFront(q)
 	}
 	e.pruneIPCAsync()
+	e.dropCollected()
 	if e.wide {
 		e.forgetOldHandles()
 	}
@@ -420,7 +421,7 @@ func (e *Engine) roots() []root {
 // sender that will send nothing more to the queue: it has stopped running
 // and none of its events is pending there.
 func (e *Engine) pruneIPCAsync() {
-	for _, th := range e.threads {
+	for _, th := range e.collecting {
 		for k, last := range th.ipcAsync {
 			if e.tasks.get(k.sender) != nil || e.queueOrder[k.q-1].pendingFrom(k.sender) {
 				continue
@@ -429,6 +430,24 @@ func (e *Engine) pruneIPCAsync() {
 			e.release(last.ev)
 		}
 	}
+}
+
+// dropCollected takes out of e.collecting the threads that ended and
+// hold nothing a collection reclaims: no ended event to join (a looper's,
+// with the window, are folded by its begins, which have stopped) and no
+// IPCASYNC entry. Nothing is added to an ended thread's lists, as no
+// event runs on it.
+func (e *Engine) dropCollected() {
+	kept := e.collecting[:0]
+	for _, th := range e.collecting {
+		done := th.ended && len(th.ipcAsync) == 0 &&
+			(len(th.recent) == 0 || e.window > 0 && th.kind == traces.Looper)
+		if !done {
+			kept = append(kept, th)
+		}
+	}
+	clear(e.collecting[len(kept):])
+	e.collecting = kept
 }
 
 // pendingFrom reports whether an event sent by task y is pending in q.

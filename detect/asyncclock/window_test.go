@@ -1,7 +1,9 @@
 package asyncclock
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -126,5 +128,43 @@ func TestStampedQueue(t *testing.T) {
 		}
 	}); allocs != 0 {
 		t.Errorf("a queue of 1000 times turning over allocated %v times per 20,000 pushes", allocs)
+	}
+}
+
+// TestCollectingDropsEndedThreads checks that a collection looks only at
+// the threads that still hold something it may reclaim: a trace that
+// begins and ends many workers must not leave them all on the list (each
+// collection would look at every thread ever begun).
+func TestCollectingDropsEndedThreads(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"licorice_trace":1}
+{"op":"thread_begin","t":"L","kind":"looper","ts":0}
+{"op":"attach","t":"L","q":"q","ts":0}
+`)
+	const workers = 500
+	ts := 1
+	for i := range workers {
+		fmt.Fprintf(&b, `{"op":"thread_begin","t":"W%d","ts":%d}
+{"op":"send","t":"W%d","q":"q","e":"E%d","ts":%d}
+{"op":"begin","t":"E%d","thread":"L","ts":%d}
+{"op":"end","t":"E%d","ts":%d}
+{"op":"thread_end","t":"W%d","ts":%d}
+`, i, ts, i, i, ts+1, i, ts+2, i, ts+3, i, ts+4)
+		ts += 5
+	}
+	fmt.Fprintf(&b, `{"op":"thread_begin","t":"V","ts":%d}
+`, ts)
+	for _, window := range []time.Duration{0, DefaultWindow} {
+		r := runEngine(parseTrace(t, b.String()), Config{Window: window})
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		r.e.collect()
+		if got := len(r.e.collecting); got != 2 { // L and V run
+			t.Errorf("window %v: %d threads left to collect after %d workers ended, want 2 (the running ones)", window, got, workers)
+		}
+		if got := len(r.e.threads); got != workers+2 {
+			t.Errorf("window %v: %d threads known, want %d (joins look them up)", window, got, workers+2)
+		}
 	}
 }
