@@ -166,6 +166,10 @@ type unit struct {
 	// waiting counts its touches the checker has not replayed yet: until
 	// then, the checks may ask what its event read (tracker.dependent).
 	waiting int32
+	// lastCause is the op number of its event's last send, fork or
+	// signal (0 if none): of its reads, those before are what a later
+	// event may depend on (tracker.trimReads).
+	lastCause int64
 }
 
 // condKey identifies a realized condition.

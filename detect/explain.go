@@ -63,14 +63,14 @@ func (t *tracker) origins(task traces.Sym) []Link {
 	var out []Link
 	seen := map[traces.Sym]bool{}
 	handler := traces.NoSym // the handler of task that made the previous link
-	if ev := t.events[task]; ev != nil {
+	if ev := t.events.get(task); ev != nil {
 		handler = ev.handler
 	}
 	for len(out) < maxOrigins && task != traces.NoSym && !seen[task] {
 		seen[task] = true
 		l := Link{Task: t.syms.String(task), Handler: t.syms.String(handler)}
 		var by opBy
-		if ev := t.events[task]; ev != nil {
+		if ev := t.events.get(task); ev != nil {
 			by = ev.send
 			l.Thread, l.Via = t.syms.String(ev.thread), via(ev)
 		} else if f, ok := t.forks[task]; ok {
@@ -84,7 +84,7 @@ func (t *tracker) origins(task traces.Sym) []Link {
 	return out
 }
 
-func via(ev *eventInfo) string {
+func via(ev *eventRec) string {
 	switch {
 	case ev.external:
 		return "sent from outside the app"

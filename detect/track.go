@@ -45,7 +45,7 @@ type tracker struct {
 
 	heap   map[traces.Location]traces.Value // the conditions' locations only
 	stacks map[traces.Sym][]traces.Sym      // the handlers each task is in
-	events map[traces.Sym]*eventInfo
+	events eventTable
 	forks  map[traces.Sym]opBy  // thread -> who forked it
 	begins map[traces.Sym]begun // running events: where they began
 	open   map[traces.Sym][]openTouch
@@ -94,11 +94,18 @@ type pendingReq struct {
 	cond int32
 }
 
-// begun is where a running event began: the op's number, and the trace
-// time there.
+// begun is what the tracker keeps of a running event: where it began
+// (the op's number, the trace time there and the begin's line and ts),
+// its last send, fork or signal, and whether its send was seen (it has
+// an eventRec).
 type begun struct {
-	pos int64
-	ts  float64
+	pos       int64
+	ts        float64 // the largest ts up to the begin
+	line      int
+	beginTS   float64 // the begin's own ts
+	lastCause int64   // 0 if none: what it read after that caused nothing (tracker.dependent)
+	hasTS     bool
+	sent      bool
 }
 
 // advanceEvery is how many ops the second pass reads between two
@@ -150,25 +157,6 @@ const maxCauses = 64
 // first ones: a delivery thread waits on its origin first).
 const maxWaited = 4
 
-// eventInfo is what explanations say about an event: who sent it, how,
-// where it ran.
-type eventInfo struct {
-	// Fields by size, so that a million events take 80 bytes each
-	// (TestEventInfoSize), not 96.
-	send      opBy  // Task NoSym: sent from outside the program
-	sendPos   int64 // the send's op number
-	time      int64 // delay or at
-	lastCause int64 // its last send, fork or signal (0 if none): what it read after that caused nothing (tracker.dependent)
-	beginLine int
-	beginTS   float64
-	thread    traces.Sym
-	handler   traces.Sym // the first handler it called
-	kind      traces.SendKind
-	external  bool
-	running   bool
-	hasTS     bool
-}
-
 // opBy is an op of a task: who did it, in which handler, and where.
 type opBy struct {
 	line    int
@@ -218,7 +206,6 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Durati
 		pending: make(map[int32]pendingReq), window: float64(window) / float64(time.Millisecond), advanceEvery: advanceEvery,
 		heap:   make(map[traces.Location]traces.Value),
 		stacks: make(map[traces.Sym][]traces.Sym),
-		events: make(map[traces.Sym]*eventInfo),
 		forks:  make(map[traces.Sym]opBy),
 		begins: make(map[traces.Sym]begun),
 		open:   make(map[traces.Sym][]openTouch),
@@ -236,7 +223,7 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Durati
 	t.chk = newChecker(len(cs.list), stats, t.dependent, t.holds)
 	t.chk.replayed = func(u *unit) {
 		if u.task != u.thread { // an event's unit, not a thread's write
-			t.trimReads(u.task)
+			t.trimReads(u.task, u.lastCause)
 		}
 	}
 	return t
@@ -291,26 +278,28 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 	}
 	switch op.Kind {
 	case traces.Send:
-		ev := &eventInfo{external: op.External, kind: op.SendKind, time: op.Time, sendPos: pos,
-			send: opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}}
+		by := opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}
 		if op.External {
-			ev.send = opBy{line: line, src: op.Src}
+			by = opBy{line: line, src: op.Src}
 		}
-		t.events[op.Event] = ev
+		ev := t.events.add(op.Event)
+		ev.external, ev.kind, ev.time, ev.sendPos, ev.send = op.External, op.SendKind, op.Time, pos, by
 		t.caused(op.Task, pos)
 	case traces.Fork:
 		t.forks[op.Thread] = opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}
 		t.caused(op.Task, pos)
 	case traces.Begin:
-		if ev := t.events[op.Task]; ev != nil {
-			ev.thread, ev.running = op.Thread, true
-			ev.beginLine, ev.beginTS, ev.hasTS = line, op.TS, op.HasTS
+		ev := t.events.get(op.Task)
+		if ev != nil {
+			ev.thread = op.Thread
 		}
-		t.begins[op.Task] = begun{pos: pos, ts: t.now}
+		t.begins[op.Task] = begun{pos: pos, ts: t.now, line: line, beginTS: op.TS, hasTS: op.HasTS, sent: ev != nil}
 	case traces.Call:
 		t.stacks[op.Task] = append(t.stacks[op.Task], op.Name)
-		if ev := t.events[op.Task]; ev != nil && ev.running && ev.handler == traces.NoSym {
-			ev.handler = op.Name
+		if t.running(op.Task) {
+			if ev := t.events.get(op.Task); ev.handler == traces.NoSym {
+				ev.handler = op.Name
+			}
 		}
 	case traces.Ret:
 		if s := t.stacks[op.Task]; len(s) > 0 {
@@ -337,7 +326,7 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 		t.signaller[op.Name] = cause{task: op.Task, pos: pos}
 		t.caused(op.Task, pos)
 	case traces.Wait:
-		if s, ok := t.signaller[op.Name]; ok && t.events[op.Task] == nil && len(t.waited[op.Task]) < maxWaited {
+		if s, ok := t.signaller[op.Name]; ok && t.events.get(op.Task) == nil && len(t.waited[op.Task]) < maxWaited {
 			t.waited[op.Task] = append(t.waited[op.Task], waitOf{signal: s, pos: pos})
 		}
 	case traces.Write:
@@ -426,7 +415,7 @@ func (t *tracker) handler(task traces.Sym) traces.Sym {
 	if s := t.stacks[task]; len(s) > 0 {
 		return s[len(s)-1]
 	}
-	if ev := t.events[task]; ev != nil {
+	if ev := t.events.get(task); ev != nil {
 		return ev.handler
 	}
 	return traces.NoSym
@@ -548,8 +537,8 @@ func (t *tracker) advance(pos int64) {
 // GEN or KILL touches. line is 0 for an event still running at the end
 // of the trace.
 func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
-	ev := t.events[task]
-	_, ok := t.begins[task]
+	ev := t.events.get(task)
+	b, ok := t.begins[task]
 	delete(t.begins, task)
 	delete(t.stacks, task)
 	if ev == nil || !ok {
@@ -558,7 +547,6 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 		}
 		return
 	}
-	ev.running = false
 	refs, opens := t.reqs[task], t.open[task]
 	delete(t.reqs, task)
 	delete(t.open, task)
@@ -571,7 +559,7 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	if len(refs) == 0 && len(opens) == 0 {
 		// No REQ, GEN or KILL: only its reads before it caused something
 		// matter, and of those, only whom it read from, not where.
-		t.trimReads(task)
+		t.trimReads(task, b.lastCause)
 		from := t.readFrom[task]
 		for i := range from {
 			from[i].loc = traces.Location{}
@@ -587,8 +575,8 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	ui, u := int32(-1), (*unit)(nil)
 	mk := func() (int32, *unit) {
 		if u == nil {
-			ui, u = t.newUnit(), &unit{task: task, thread: ev.thread,
-				beginLine: ev.beginLine, beginTS: ev.beginTS, endLine: line, endTS: ts, hasTS: ev.hasTS && hasTS}
+			ui, u = t.newUnit(), &unit{task: task, thread: ev.thread, lastCause: b.lastCause,
+				beginLine: b.line, beginTS: b.beginTS, endLine: line, endTS: ts, hasTS: b.hasTS && hasTS}
 		}
 		return ui, u
 	}
@@ -641,26 +629,23 @@ func (t *tracker) close(opens []openTouch, unitOf func() (int32, *unit)) {
 // caused notes that task, if an event, sent, forked or signalled at op
 // number pos.
 func (t *tracker) caused(task traces.Sym, pos int64) {
-	if ev := t.events[task]; ev != nil {
-		ev.lastCause = pos
+	if b, ok := t.begins[task]; ok && b.sent {
+		b.lastCause = pos
+		t.begins[task] = b
 	}
 }
 
 // trimReads keeps of the reads of ended event task only those a later
-// event may depend on: those before its last send, fork or signal.
-// Called once no check asks about its own reads (its touches are all
-// replayed, or it has none).
-func (t *tracker) trimReads(task traces.Sym) {
+// event may depend on: those before its last send, fork or signal, at op
+// number before (0 if none). Called once no check asks about its own
+// reads (its touches are all replayed, or it has none).
+func (t *tracker) trimReads(task traces.Sym, before int64) {
 	from := t.readFrom[task]
 	if len(from) == 0 {
 		return
 	}
 	if t.untrimmed != nil {
 		t.untrimmed[task] = slices.Clone(from)
-	}
-	before := int64(0)
-	if ev := t.events[task]; ev != nil {
-		before = ev.lastCause
 	}
 	n := 0
 	for _, c := range from {
@@ -679,8 +664,8 @@ func (t *tracker) trimReads(task traces.Sym) {
 
 // running reports whether task is an event that runs.
 func (t *tracker) running(task traces.Sym) bool {
-	ev := t.events[task]
-	return ev != nil && ev.running
+	b, ok := t.begins[task]
+	return ok && b.sent
 }
 
 // dependent reports whether touch later's event depends on what touch
@@ -720,7 +705,7 @@ func (t *tracker) dependent(later, earlier *touch, except []traces.Location) boo
 // for before the send; a thread's, the signals it waited for before op
 // number before.
 func (t *tracker) causes(task traces.Sym, before int64, out []cause) []cause {
-	ev := t.events[task]
+	ev := t.events.get(task)
 	if ev == nil {
 		return t.waitedBefore(task, before, out)
 	}
@@ -728,7 +713,7 @@ func (t *tracker) causes(task traces.Sym, before int64, out []cause) []cause {
 	if s == traces.NoSym {
 		return out
 	}
-	if t.events[s] != nil {
+	if t.events.get(s) != nil {
 		return append(out, cause{task: s, pos: ev.sendPos})
 	}
 	return t.waitedBefore(s, ev.sendPos, out)

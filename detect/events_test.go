@@ -1,0 +1,39 @@
+package detect
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/licorice-dev/licorice/traces"
+)
+
+// TestEventTable checks the table against a map over random ids: what was
+// added is found with its fields, anything else is not, and an id sent
+// again starts a new record.
+func TestEventTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var tab eventTable
+	want := map[traces.Sym]int64{}
+	for i := range 5000 {
+		y := traces.Sym(r.IntN(1 << 14))
+		if r.IntN(8) == 0 {
+			y += 1 << 20 // a page far away, with none between
+		}
+		ev := tab.add(y)
+		if ev.sendPos != 0 || ev.handler != traces.NoSym {
+			t.Fatalf("record of %d added again is not new: %+v", y, ev)
+		}
+		ev.sendPos = int64(i + 1)
+		want[y] = int64(i + 1)
+	}
+	for y := range traces.Sym(1<<20 + 1<<14 + 2*eventPageSize) {
+		ev := tab.get(y)
+		pos, ok := want[y]
+		switch {
+		case ok && (ev == nil || ev.sendPos != pos):
+			t.Fatalf("get(%d) = %+v, want the record of send %d", y, ev, pos)
+		case !ok && ev != nil:
+			t.Fatalf("get(%d) = %+v, want nil", y, ev)
+		}
+	}
+}
