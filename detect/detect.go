@@ -512,6 +512,7 @@ func passesWith(ctx context.Context, sp *learn.Spec, src source, window time.Dur
 	}
 	chk := a.tk.chk
 	chk.keepAll = po.keepAll
+	chk.projectAt = po.projectAt
 	if po.keepAll {
 		a.tk.untrimmed = make(map[traces.Sym][]carried)
 	}

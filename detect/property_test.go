@@ -485,3 +485,47 @@ func TestStreamsBounded(t *testing.T) {
 	}
 	t.Logf("most touches held: %d for 500 events, %d for 2000; %d without a window", small, large, peak(2000, 0))
 }
+
+// TestStreamTouchesProjected checks that the touches a stream holds keep
+// their from time only as its clocks of a few chains (stream.enter), not
+// as a whole time, which keeps every block of clocks it was made of
+// alive; with projection off (projectAt -1) they keep it.
+func TestStreamTouchesProjected(t *testing.T) {
+	s := startScript(&script{timed: true})
+	s.write("main", "p", o2).worker("T1").worker("T2")
+	cur := o2
+	for i := range 60 {
+		e := fmt.Sprintf("E%d", i)
+		s.post("T1", e).run(e, "Act.h1", rd("p", cur))
+		if i%3 == 2 {
+			cur = map[string]string{o2: null, null: o2}[cur]
+			s.write("T2", "p", cur)
+		}
+	}
+	path := s.file(t, t.TempDir(), "t.jsonl")
+	sp := makeSpec(t, nonnullP("Act.h1"))
+	for _, projectAt := range []int{maxProjected, -1} {
+		a, err := passesWith(context.Background(), sp, source{name: path, file: path}, 300*time.Millisecond, passOptions{projectAt: projectAt, advanceEvery: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		held, whole := 0, 0
+		for _, st := range a.tk.chk.streams {
+			if st == nil {
+				continue
+			}
+			for _, tc := range st.buf {
+				held++
+				if !tc.projected || tc.from.Len() > 0 {
+					whole++
+				}
+			}
+		}
+		if held == 0 {
+			t.Fatalf("projectAt %d: no touch held: the test shows nothing", projectAt)
+		}
+		if want := map[bool]int{true: 0, false: held}[projectAt >= 0]; whole != want {
+			t.Errorf("projectAt %d: %d of %d touches held keep a whole time, want %d", projectAt, whole, held, want)
+		}
+	}
+}

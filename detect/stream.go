@@ -52,6 +52,9 @@ type checker struct {
 	// pruned (minPrune; tests: fewer), and again when they have doubled
 	// since.
 	pruneAt int
+	// projectAt is the most chains a touch's from time is projected on
+	// as it enters its stream (tracker.projectAt; -1: never).
+	projectAt int
 }
 
 // minPrune is checker.pruneAt unless told otherwise.
@@ -93,6 +96,11 @@ type stream struct {
 	// for their age could go (+Inf: none).
 	kept      int
 	keptUntil float64
+	// toChains are the chains of the last ops (touch.to) of the touches
+	// in buf, and of some pruned since; many: there were more than the
+	// checker's projectAt, and toChains is not kept. See enter.
+	toChains []asyncclock.Chain
+	many     bool
 }
 
 // reqGroup is the REQs of one chain and requiring spec condition.
@@ -110,7 +118,7 @@ type roleCount struct {
 }
 
 func newChecker(n int, stats *TraceStats, dependent func(later, earlier *touch, except []traces.Location) bool, holds func(c *cond, vals []traces.Value) bool) *checker {
-	return &checker{streams: make([]*stream, n), stats: stats, dependent: dependent, holds: holds, pruneAt: minPrune}
+	return &checker{streams: make([]*stream, n), stats: stats, dependent: dependent, holds: holds, pruneAt: minPrune, projectAt: maxProjected}
 }
 
 // add hands the checker a final touch of condition id.
@@ -251,14 +259,26 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 	sleeps := len(s.arrived) == 0 && math.IsInf(s.wakeAt, 1)
 	if !final && (s.done > s.kept && (s.done >= max(2*s.kept, k.pruneAt) || sleeps) || s.keptUntil < tsF) {
 		n := len(s.buf)
-		s.prune(tsF)
+		s.prune(tsF, k.projectAt)
 		k.held -= n - len(s.buf)
 	}
 	s.wakeAt = min(s.wakeAt, s.keptUntil)
 }
 
 // enter appends touch t, next in trace order, to s.buf.
+//
+// t's from time is asked about only by before(x, t), for a touch x whose
+// last op precedes t's first (x.last < t.first), of the same condition.
+// Every such x came before t in trace order and, being final, is in buf
+// now or never will be again (pruned). So t keeps, instead of its time,
+// that time's clocks of the chains of buf's touches' last ops, if they
+// are few. A GEN's or KILL's full time kept every block of clocks it
+// was made of alive for as long as the condition held it (M_c, R_c).
 func (k *checker) enter(s *stream, t touch) {
+	if !t.projected && !s.many {
+		t.proj, t.projected, t.from = project(t.from, s.toChains), true, asyncclock.Time{}
+	}
+	s.noteTo(t.to.Chain(), k.projectAt)
 	i := int32(len(s.buf))
 	switch t.role {
 	case req:
@@ -294,6 +314,19 @@ func (k *checker) enter(s *stream, t touch) {
 		s.roles = append(s.roles, roleCount{handler: t.handler, role: r, n: 1})
 	}
 	s.buf = append(s.buf, t)
+}
+
+// noteTo adds c to s.toChains, unless they would then be more than
+// limit.
+func (s *stream) noteTo(c asyncclock.Chain, limit int) {
+	if s.many || slices.Contains(s.toChains, c) {
+		return
+	}
+	if len(s.toChains) >= limit {
+		s.many, s.toChains = true, nil
+		return
+	}
+	s.toChains = append(s.toChains, c)
 }
 
 // byRole returns the indices of the REQs, GENs and KILLs among ts.
@@ -458,7 +491,7 @@ func (k *checker) pairMid(s *stream, m int32) {
 // minor, and so is the last REQ r' of r's chain and spec, since r ≺ r'
 // and r' ≺ e would give r ≺ e; and were r' of e's own event (which minor
 // passes over), r, earlier on the same chain, would happen before e.
-func (s *stream) prune(tsF float64) {
+func (s *stream) prune(tsF float64, projectAt int) {
 	horizon := tsF
 	for _, m := range s.mids {
 		horizon = min(horizon, s.buf[m].firstTS)
@@ -533,6 +566,10 @@ func (s *stream) prune(tsF float64) {
 			}
 		}
 		g.reqs = rs
+	}
+	s.toChains, s.many = s.toChains[:0], false
+	for i := range s.buf {
+		s.noteTo(s.buf[i].to.Chain(), projectAt)
 	}
 }
 
