@@ -62,3 +62,21 @@ func (t *eventTable) add(y traces.Sym) *eventRec {
 	*r = eventRec{sent: true}
 	return r
 }
+
+// symSet is a set of Syms, a bit each up to the largest added.
+type symSet []uint64
+
+// add puts y in the set.
+func (s *symSet) add(y traces.Sym) {
+	i := int(y >> 6)
+	if i >= len(*s) {
+		*s = append(*s, make([]uint64, i+1-len(*s))...)
+	}
+	(*s)[i] |= 1 << (y & 63)
+}
+
+// has reports whether y is in the set.
+func (s symSet) has(y traces.Sym) bool {
+	i := int(y >> 6)
+	return i < len(s) && s[i]&(1<<(y&63)) != 0
+}

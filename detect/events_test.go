@@ -37,3 +37,20 @@ func TestEventTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSymSet checks the set against a map over random ids.
+func TestSymSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var s symSet
+	want := map[traces.Sym]bool{}
+	for range 2000 {
+		y := traces.Sym(r.IntN(1 << 15))
+		s.add(y)
+		want[y] = true
+	}
+	for y := range traces.Sym(1<<15 + 200) {
+		if s.has(y) != want[y] {
+			t.Fatalf("has(%d) = %v, want %v", y, s.has(y), want[y])
+		}
+	}
+}

@@ -24,12 +24,14 @@ type realizer struct {
 	// begins is where each running event began, for REQs of conditions
 	// over data the event did not read itself (extra fields).
 	begins map[traces.Sym]opAt
-	// reqList are the REQs of the trace; reqs those of each event (their
-	// numbers), which become touches in the second pass, once timed at
-	// their first and last ops and their event ended.
-	reqList reqStore
-	reqs    map[traces.Sym][]int32
-	buf     []learn.Realized
+	// reqList are the REQs of the trace, which become touches in the
+	// second pass, once timed at their first and last ops and their event
+	// ended; reqs are those of each running event (their numbers), and
+	// reqEvents the events that had any.
+	reqList   reqStore
+	reqs      map[traces.Sym][]int32
+	reqEvents symSet
+	buf       []learn.Realized
 }
 
 // opAt is where an op is: its number, line and source location.
@@ -56,7 +58,13 @@ func newRealizer(sp *learn.Spec, syms *traces.Symbols, cs *conds, stats *TraceSt
 }
 
 // finish ends the pass: it orders the REQs for the second.
-func (r *realizer) finish() { r.reqList.sort() }
+func (r *realizer) finish() {
+	r.reqList.sort()
+	for task := range r.reqs { // events still running at the end
+		r.reqEvents.add(task)
+	}
+	r.reqs = nil
+}
 
 // step feeds op, the pos-th op of the trace, at line.
 func (r *realizer) step(op *traces.Op, pos int64, line int) {
@@ -89,6 +97,12 @@ func (r *realizer) step(op *traces.Op, pos int64, line int) {
 		}
 	}
 	inv := r.sampler.Step(op)
+	if op.Kind == traces.End { // after the step: the sampler's last invocation of an event is at a ret
+		if _, ok := r.reqs[op.Task]; ok {
+			r.reqEvents.add(op.Task)
+			delete(r.reqs, op.Task)
+		}
+	}
 	if inv == nil || !inv.Event {
 		return
 	}

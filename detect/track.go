@@ -25,11 +25,13 @@ type tracker struct {
 	syms  *traces.Symbols
 	eng   *asyncclock.Engine
 	conds *conds
-	// reqList and reqs are the first pass's; pending are the REQs timed
-	// at their first op whose event has not ended.
-	reqList reqStore
-	reqs    map[traces.Sym][]int32
-	pending map[int32]pendingReq
+	// reqList and reqEvents (the events that require some condition) are
+	// the first pass's; pending are the REQs timed at their first op whose
+	// event has not ended, and reqsOf their numbers by event.
+	reqList   reqStore
+	reqEvents symSet
+	pending   map[int32]pendingReq
+	reqsOf    map[traces.Sym][]int32
 	// projectAt is the most writers of a condition on which a REQ's time
 	// is projected (maxProjected; see touch.covers).
 	projectAt int
@@ -202,7 +204,7 @@ type midStretch struct {
 // the touches it finds to its checker, which counts in stats.
 func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Duration, cs *conds, rl *realizer, stats *TraceStats) *tracker {
 	t := &tracker{
-		syms: syms, eng: eng, conds: cs, reqList: rl.reqList, reqs: rl.reqs, projectAt: maxProjected,
+		syms: syms, eng: eng, conds: cs, reqList: rl.reqList, reqEvents: rl.reqEvents, reqsOf: make(map[traces.Sym][]int32), projectAt: maxProjected,
 		pending: make(map[int32]pendingReq), window: float64(window) / float64(time.Millisecond), advanceEvery: advanceEvery,
 		heap:   make(map[traces.Location]traces.Value),
 		stacks: make(map[traces.Sym][]traces.Sym),
@@ -266,6 +268,7 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 			tc.from = t.eng.Time()
 		}
 		t.pending[i] = pendingReq{tc, rec.cond}
+		t.reqsOf[op.Task] = append(t.reqsOf[op.Task], i) // at a read of the event's or its begin
 	}
 	for {
 		i, ok := t.reqList.lastAt(pos)
@@ -390,7 +393,7 @@ func (t *tracker) dropSrcMap(m map[traces.Sym]map[traces.Location]traces.Sym, ta
 // there) keeps those the value carried, and adds its event if that is a
 // REQ; any other write leaves its event's alone (or none).
 func (t *tracker) carry(op *traces.Op) {
-	_, req := t.reqs[op.Task]
+	req := t.reqEvents.has(op.Task)
 	ws := t.reqWrote[op.Loc]
 	// Only the src convention (the Node.js recorder's) carries: a
 	// write marked update whose event merely copies the value on (a
@@ -541,14 +544,15 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	b, ok := t.begins[task]
 	delete(t.begins, task)
 	delete(t.stacks, task)
+	refs := t.reqsOf[task]
+	delete(t.reqsOf, task)
 	if ev == nil || !ok {
-		for _, i := range t.reqs[task] {
+		for _, i := range refs {
 			delete(t.pending, i)
 		}
 		return
 	}
-	refs, opens := t.reqs[task], t.open[task]
-	delete(t.reqs, task)
+	opens := t.open[task]
 	delete(t.open, task)
 	t.dropSrcMap(t.readAt, task)
 	t.dropSrcMap(t.carriedAt, task)
