@@ -90,6 +90,7 @@ Example:
 			if err := oneStdin(append(args, specPath, allow)...); err != nil {
 				return err
 			}
+			collectOften()
 			paths, err := learn.TracePaths(args)
 			if err != nil {
 				return fmt.Errorf("detect: %w", err)

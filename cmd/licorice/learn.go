@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -204,18 +203,4 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// learnGCPercent is the garbage collector's target for learn: most of
-// what learn holds is one long-lived state (a summary per datum and per
-// pair of every handler), so collecting when the heap has grown by half
-// rather than doubled keeps its memory at 1.5 times the state rather
-// than twice, for about a sixth more CPU (docs/performance.md).
-const learnGCPercent = 50
-
-// collectOften sets learnGCPercent, unless the user set GOGC.
-func collectOften() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(learnGCPercent)
-	}
 }
