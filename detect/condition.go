@@ -224,7 +224,14 @@ func (t *conds) class(c *learn.Condition) int32 {
 	return k
 }
 
+// seal drops the tables realize needs: every condition is realized (the
+// first pass has ended).
+func (t *conds) seal() {
+	t.classOf, t.classes, t.byKey = nil, nil, nil
+}
+
 // realize returns the id of the condition rc realizes, adding it if new.
+// Not after seal.
 func (t *conds) realize(rc *learn.Realized) int32 {
 	key := condKey{class: t.class(rc.Cond), n: int8(len(rc.Locs))}
 	copy(key.locs[:], rc.Locs)

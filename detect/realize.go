@@ -60,6 +60,7 @@ func newRealizer(sp *learn.Spec, syms *traces.Symbols, cs *conds, stats *TraceSt
 // finish ends the pass: it orders the REQs for the second.
 func (r *realizer) finish() {
 	r.reqList.sort()
+	r.conds.seal()
 	for task := range r.reqs { // events still running at the end
 		r.reqEvents.add(task)
 	}

@@ -29,7 +29,8 @@ type reqStore struct {
 	left   []int32 // per chunk, its REQs not yet taken
 	n      int32
 	// byFirst and byLast are the REQs in the order of their first and
-	// last ops (made by sort); nextFirst and nextLast the next of each.
+	// last ops (made by sort) not yet taken from nextFirst and nextLast
+	// on, the next of each.
 	byFirst             []int32
 	byLast              []posRef
 	nextFirst, nextLast int
@@ -85,7 +86,9 @@ func (s *reqStore) firstAt(pos int64) (int32, reqRec, bool) {
 	if r.first > pos {
 		return 0, reqRec{}, false
 	}
-	s.nextFirst++
+	if s.nextFirst++; s.nextFirst >= minShrink && s.nextFirst >= len(s.byFirst)/2 {
+		s.byFirst, s.nextFirst = slices.Clone(s.byFirst[s.nextFirst:]), 0
+	}
 	rec := *r
 	*r = reqRec{} // its values go with the touch
 	c := i / reqChunk
@@ -100,6 +103,14 @@ func (s *reqStore) lastAt(pos int64) (int32, bool) {
 	if s.nextLast == len(s.byLast) || s.byLast[s.nextLast].pos > pos {
 		return 0, false
 	}
-	s.nextLast++
-	return s.byLast[s.nextLast-1].req, true
+	i := s.byLast[s.nextLast].req
+	if s.nextLast++; s.nextLast >= minShrink && s.nextLast >= len(s.byLast)/2 {
+		s.byLast, s.nextLast = slices.Clone(s.byLast[s.nextLast:]), 0
+	}
+	return i, true
 }
+
+// minShrink is the fewest REQs taken from the front of an order before
+// it is copied without them, once they are half of it: the copies cost
+// O(1) per REQ, and the order's memory goes as the pass goes.
+const minShrink = 1 << 12
