@@ -215,7 +215,7 @@ func (s *script) runOn(e, th, handler string, body ...func(s *script, e string))
 // trace, a million in a long one; what it needs only while the event runs
 // is elsewhere (begun).
 func TestEventRecSize(t *testing.T) {
-	if n := unsafe.Sizeof(eventRec{}); n > 56 {
-		t.Errorf("eventRec is %d bytes, want at most 56", n)
+	if n := unsafe.Sizeof(eventRec{}); n > 16 {
+		t.Errorf("eventRec is %d bytes, want at most 16", n)
 	}
 }

@@ -33,8 +33,9 @@ type Options struct {
 	Progress func(done int)
 	// Ops, if set, is called with the number of ops read since its last
 	// call, every 65536 ops of any read of a trace (each is read twice,
-	// three times with explanations): progress within a long trace. It
-	// may be called from several goroutines.
+	// once more if it has reports, for their examples' origins, and once
+	// more with explanations): progress within a long trace. It may be
+	// called from several goroutines.
 	Ops func(n int)
 	// Explain is how many reports, in rank order, get in their example
 	// the happens-before explanation of why its two events are concurrent
@@ -159,7 +160,8 @@ const DefaultExplain = 20
 
 // Detect analyses traces against a spec and reports the pairs of
 // concurrent events likely not to commute, grouped and ranked. Traces are
-// read twice (see the package doc), several at once; an invalid trace, or
+// read twice (see the package doc), and once more for the origins of
+// their reports' examples, several at once; an invalid trace, or
 // one that contradicts the causality model, stops the run with its file
 // and line.
 func Detect(ctx context.Context, sp *learn.Spec, paths []string, opts Options) (*Result, error) {
@@ -412,6 +414,7 @@ func analyze(ctx context.Context, sp *learn.Spec, src source, opts *Options) (*t
 	}
 	specs := map[*learn.Condition]*specInfo{}
 	examples := map[example]bool{}
+	var exs []exampleAt
 	roles := map[int32]*roleCounts{}
 	var hs []string
 	for _, f := range a.findings {
@@ -444,13 +447,37 @@ func analyze(ctx context.Context, sp *learn.Spec, src source, opts *Options) (*t
 		rc := record{key: key, handlers: distinct, kind: f.kind, trace: src.name, spec: spec}
 		if ek := (example{key, f.kind}); !examples[ek] {
 			examples[ek] = true
-			in := a.tk.instance(f, sp.Catalog(), src.name, roles)
-			rc.example = &in
+			exs = append(exs, exampleAt{f, len(tr.records)})
 		}
 		tr.records = append(tr.records, rc)
 		st.Findings++
 	}
+	// The examples' explanations name events and their origins, which the
+	// passes did not keep: one more read finds them.
+	want := map[traces.Sym]*originRec{}
+	for _, ex := range exs {
+		if ex.f.a != nil && ex.f.b != nil {
+			a.tk.wantOrigins(ex.f.a.u.task, want)
+			a.tk.wantOrigins(ex.f.b.u.task, want)
+		}
+	}
+	if len(want) > 0 {
+		if err := a.tk.readOrigins(ctx, src, want); err != nil {
+			return nil, err
+		}
+		a.tk.origin = want
+	}
+	for _, ex := range exs {
+		in := a.tk.instance(ex.f, sp.Catalog(), src.name, roles)
+		tr.records[ex.record].example = &in
+	}
 	return tr, nil
+}
+
+// exampleAt is a finding that is its report's example, and its record.
+type exampleAt struct {
+	f      finding
+	record int
 }
 
 // analysis is one trace's realized conditions, their touches, and what

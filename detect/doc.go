@@ -215,8 +215,8 @@
 // not yet replayed or paired, those M_c and R_c name, and the REQs a
 // touch to come may still be concurrent with (those of the last window,
 // with a window; all of them without one); the first pass's REQs until
-// the second reaches them; and a few words per event for the
-// explanations and the dependences; not the trace. Classifying a GEN or
+// the second reaches them; and two words per event (its sender and the
+// send's op number, for the dependences); not the trace. Classifying a GEN or
 // KILL costs up to REQs × opposite touches checks among those held (with
 // early exits: a touch concurrent with a REQ is decided at once).
 //
@@ -238,6 +238,9 @@
 // be — the event, who posted it, who posted that (or forked the thread
 // that did), back to the outside world or to a common origin — since no
 // chain of happens-before rules orders one's end before the other's begin.
+// The passes keep only each event's sender; how each event of those
+// chains was sent, where it ran and what it called are read in one more
+// read of a trace with reports.
 //
 // Conditions disabled in the spec are never realized (Result.Disabled
 // counts them); findings an [AllowList] matches are counted per rule, not

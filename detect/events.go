@@ -3,20 +3,15 @@ package detect
 import "github.com/licorice-dev/licorice/traces"
 
 // eventRec is what the second pass keeps of every event sent, for the
-// whole trace: who sent it, when and how (the dependences between events,
-// tracker.causes, and the explanations' origins), the thread it ran on
-// and the first handler it called. What only matters while the event
-// runs is in begun. It holds no pointer, so that the garbage collector
-// does not scan the million records of a long trace.
+// whole trace: who sent it and at which op, what the dependences between
+// events need (tracker.causes). What only matters while the event runs
+// is in begun; what explanations say of an event is read again for the
+// few that reports name (originRec). It holds no pointer, so that the
+// garbage collector does not scan the million records of a long trace.
 type eventRec struct {
-	send     opBy  // Task NoSym: sent from outside the program
-	sendPos  int64 // the send's op number
-	time     int64 // delay or at
-	thread   traces.Sym
-	handler  traces.Sym // the first handler it called
-	kind     traces.SendKind
-	external bool
-	sent     bool // the slot holds an event (a zero slot does not)
+	sendPos int64      // the send's op number
+	sender  traces.Sym // NoSym: sent from outside the program
+	sent    bool       // the slot holds an event (a zero slot does not)
 }
 
 // eventTable maps event ids to their records, by value, in pages of

@@ -20,10 +20,10 @@ func TestEventTable(t *testing.T) {
 			y += 1 << 20 // a page far away, with none between
 		}
 		ev := tab.add(y)
-		if ev.sendPos != 0 || ev.handler != traces.NoSym {
+		if ev.sendPos != 0 || ev.sender != traces.NoSym {
 			t.Fatalf("record of %d added again is not new: %+v", y, ev)
 		}
-		ev.sendPos = int64(i + 1)
+		ev.sendPos, ev.sender = int64(i+1), traces.Sym(i+1)
 		want[y] = int64(i + 1)
 	}
 	for y := range traces.Sym(1<<20 + 1<<14 + 2*eventPageSize) {

@@ -59,18 +59,20 @@ type Link struct {
 const maxOrigins = 8
 
 // origins returns the chain of task: itself, who sent or forked it, ...
+// The records of the events it names are in t.origin (wantOrigins,
+// readOrigins).
 func (t *tracker) origins(task traces.Sym) []Link {
 	var out []Link
 	seen := map[traces.Sym]bool{}
 	handler := traces.NoSym // the handler of task that made the previous link
-	if ev := t.events.get(task); ev != nil {
+	if ev := t.origin[task]; ev != nil {
 		handler = ev.handler
 	}
 	for len(out) < maxOrigins && task != traces.NoSym && !seen[task] {
 		seen[task] = true
 		l := Link{Task: t.syms.String(task), Handler: t.syms.String(handler)}
 		var by opBy
-		if ev := t.events.get(task); ev != nil {
+		if ev := t.origin[task]; ev != nil {
 			by = ev.send
 			l.Thread, l.Via = t.syms.String(ev.thread), via(ev)
 		} else if f, ok := t.forks[task]; ok {
@@ -84,7 +86,7 @@ func (t *tracker) origins(task traces.Sym) []Link {
 	return out
 }
 
-func via(ev *eventRec) string {
+func via(ev *originRec) string {
 	switch {
 	case ev.external:
 		return "sent from outside the app"

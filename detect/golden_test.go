@@ -187,7 +187,8 @@ func TestExplainBound(t *testing.T) {
 }
 
 // Options.Ops hears of every op of every read of every trace: two reads
-// of each, and one more of a trace whose reports are explained.
+// of each, a third of one with reports (for their examples' origins), and
+// one more of a trace whose reports are explained.
 func TestOpsProgress(t *testing.T) {
 	sp, trace := goldenInput(t)
 	all, _ := readOps(t, trace, traces.NewSymbols())
@@ -195,7 +196,7 @@ func TestOpsProgress(t *testing.T) {
 	for _, tt := range []struct {
 		explain int
 		reads   int64
-	}{{0, 2}, {DefaultExplain, 3}} {
+	}{{0, 3}, {DefaultExplain, 4}} {
 		var ops atomic.Int64
 		_, err := Detect(context.Background(), sp, []string{trace, trace}, Options{Explain: tt.explain, Ops: func(n int) { ops.Add(int64(n)) }})
 		if err != nil {
@@ -203,7 +204,7 @@ func TestOpsProgress(t *testing.T) {
 		}
 		// The golden trace is given twice; explanations read it once
 		// (the examples are of the first).
-		want := 2*2*n + (tt.reads-2)*n
+		want := 2*3*n + (tt.reads-3)*n
 		if got := ops.Load(); got != want {
 			t.Errorf("Explain %d: %d ops heard of, want %d (%d ops in the trace)", tt.explain, got, want, n)
 		}

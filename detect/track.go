@@ -48,6 +48,9 @@ type tracker struct {
 	heap   map[traces.Location]traces.Value // the conditions' locations only
 	stacks map[traces.Sym][]traces.Sym      // the handlers each task is in
 	events eventTable
+	// origin are what explanations say of the events reports name, read
+	// after the passes (readOrigins).
+	origin map[traces.Sym]*originRec
 	forks  map[traces.Sym]opBy  // thread -> who forked it
 	begins map[traces.Sym]begun // running events: where they began
 	open   map[traces.Sym][]openTouch
@@ -98,14 +101,16 @@ type pendingReq struct {
 
 // begun is what the tracker keeps of a running event: where it began
 // (the op's number, the trace time there and the begin's line and ts),
-// its last send, fork or signal, and whether its send was seen (it has
-// an eventRec).
+// its last send, fork or signal, its thread and first handler, and
+// whether its send was seen (it has an eventRec).
 type begun struct {
 	pos       int64
 	ts        float64 // the largest ts up to the begin
 	line      int
 	beginTS   float64 // the begin's own ts
 	lastCause int64   // 0 if none: what it read after that caused nothing (tracker.dependent)
+	thread    traces.Sym
+	handler   traces.Sym // the first handler it called
 	hasTS     bool
 	sent      bool
 }
@@ -281,28 +286,23 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 	}
 	switch op.Kind {
 	case traces.Send:
-		by := opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}
-		if op.External {
-			by = opBy{line: line, src: op.Src}
-		}
 		ev := t.events.add(op.Event)
-		ev.external, ev.kind, ev.time, ev.sendPos, ev.send = op.External, op.SendKind, op.Time, pos, by
+		ev.sendPos, ev.sender = pos, op.Task
+		if op.External {
+			ev.sender = traces.NoSym
+		}
 		t.caused(op.Task, pos)
 	case traces.Fork:
 		t.forks[op.Thread] = opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}
 		t.caused(op.Task, pos)
 	case traces.Begin:
-		ev := t.events.get(op.Task)
-		if ev != nil {
-			ev.thread = op.Thread
-		}
-		t.begins[op.Task] = begun{pos: pos, ts: t.now, line: line, beginTS: op.TS, hasTS: op.HasTS, sent: ev != nil}
+		t.begins[op.Task] = begun{pos: pos, ts: t.now, line: line, beginTS: op.TS, hasTS: op.HasTS, thread: op.Thread,
+			sent: t.events.get(op.Task) != nil}
 	case traces.Call:
 		t.stacks[op.Task] = append(t.stacks[op.Task], op.Name)
-		if t.running(op.Task) {
-			if ev := t.events.get(op.Task); ev.handler == traces.NoSym {
-				ev.handler = op.Name
-			}
+		if b, ok := t.begins[op.Task]; ok && b.sent && b.handler == traces.NoSym {
+			b.handler = op.Name
+			t.begins[op.Task] = b
 		}
 	case traces.Ret:
 		if s := t.stacks[op.Task]; len(s) > 0 {
@@ -418,8 +418,8 @@ func (t *tracker) handler(task traces.Sym) traces.Sym {
 	if s := t.stacks[task]; len(s) > 0 {
 		return s[len(s)-1]
 	}
-	if ev := t.events.get(task); ev != nil {
-		return ev.handler
+	if b, ok := t.begins[task]; ok && b.sent {
+		return b.handler // the first it called
 	}
 	return traces.NoSym
 }
@@ -579,7 +579,7 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	ui, u := int32(-1), (*unit)(nil)
 	mk := func() (int32, *unit) {
 		if u == nil {
-			ui, u = t.newUnit(), &unit{task: task, thread: ev.thread, lastCause: b.lastCause,
+			ui, u = t.newUnit(), &unit{task: task, thread: b.thread, lastCause: b.lastCause,
 				beginLine: b.line, beginTS: b.beginTS, endLine: line, endTS: ts, hasTS: b.hasTS && hasTS}
 		}
 		return ui, u
@@ -713,7 +713,7 @@ func (t *tracker) causes(task traces.Sym, before int64, out []cause) []cause {
 	if ev == nil {
 		return t.waitedBefore(task, before, out)
 	}
-	s := ev.send.task
+	s := ev.sender
 	if s == traces.NoSym {
 		return out
 	}
