@@ -70,16 +70,20 @@ type touch struct {
 	// its effect is a change, not the value it wrote.
 	relative bool
 	holds    bool // REQ: the condition held on the values the event read
+	// projected: proj stands for from (see below).
+	projected bool
 	// unit numbers the touch's event (or thread's write), u describes it.
 	unit int32
 	u    *unit
-	from asyncclock.Time
+	// from is the time of the touch's first op, and to the epoch of its
+	// last. A held touch has no from: proj, for a REQ whose condition had
+	// at most maxProjected writers when its from time was taken, is that
+	// time's clocks of those writers (the nonzero ones), and for a touch
+	// in its stream, those of the chains of the touches before it
+	// (checker.enter): see covers.
+	from *asyncclock.Time
 	to   asyncclock.Epoch
-	// proj, for a REQ whose condition had at most maxProjected writers
-	// when its from time was taken, is that time's clocks of those
-	// writers (the nonzero ones), and from is not kept: see covers.
-	proj      []asyncclock.Epoch
-	projected bool
+	proj []asyncclock.Epoch
 	// pos is the op number (from 1) that orders the touch among the
 	// others: a REQ's first read of the condition's data, a GEN's or
 	// KILL's last write to it, a mid-event KILL's write that made the

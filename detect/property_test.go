@@ -516,7 +516,7 @@ func TestStreamTouchesProjected(t *testing.T) {
 			}
 			for _, tc := range st.buf {
 				held++
-				if !tc.projected || tc.from.Len() > 0 {
+				if !tc.projected || tc.from != nil {
 					whole++
 				}
 			}

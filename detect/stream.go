@@ -276,7 +276,7 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 // was made of alive for as long as the condition held it (M_c, R_c).
 func (k *checker) enter(s *stream, t touch) {
 	if !t.projected && !s.many {
-		t.proj, t.projected, t.from = project(t.from, s.toChains), true, asyncclock.Time{}
+		t.proj, t.projected, t.from = project(*t.from, s.toChains), true, nil
 	}
 	s.noteTo(t.to.Chain(), k.projectAt)
 	i := int32(len(s.buf))

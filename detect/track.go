@@ -270,7 +270,8 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 		if c := t.conds.list[rec.cond]; len(c.writers) <= t.projectAt {
 			tc.proj, tc.projected = project(t.eng.Time(), c.writers), true
 		} else {
-			tc.from = t.eng.Time()
+			from := t.eng.Time()
+			tc.from = &from
 		}
 		t.pending[i] = pendingReq{tc, rec.cond}
 		t.reqsOf[op.Task] = append(t.reqsOf[op.Task], i) // at a read of the event's or its begin
@@ -615,7 +616,7 @@ func (t *tracker) close(opens []openTouch, unitOf func() (int32, *unit)) {
 			r = kill
 		case before && after && ot.mid != nil:
 			m := ot.mid
-			tc := touch{role: midKill, from: m.from, to: m.to, pos: m.first, first: m.first, last: m.last,
+			tc := touch{role: midKill, from: &m.from, to: m.to, pos: m.first, first: m.first, last: m.last,
 				firstTS: m.firstTS, agedAt: t.aged(m.lastTS), line: m.at.line, src: m.at.src, handler: m.handler, vals: m.vals}
 			tc.unit, tc.u = unitOf()
 			t.chk.add(ot.cond, c, tc)
@@ -623,7 +624,8 @@ func (t *tracker) close(opens []openTouch, unitOf func() (int32, *unit)) {
 		default:
 			continue
 		}
-		tc := touch{role: r, relative: !ot.absolute, from: ot.from, to: ot.to, pos: ot.at.pos, first: ot.first, last: ot.at.pos,
+		from := ot.from
+		tc := touch{role: r, relative: !ot.absolute, from: &from, to: ot.to, pos: ot.at.pos, first: ot.first, last: ot.at.pos,
 			firstTS: ot.firstTS, agedAt: t.aged(ot.lastTS), line: ot.at.line, src: ot.at.src, handler: ot.handler, vals: ot.vals}
 		tc.unit, tc.u = unitOf()
 		t.chk.add(ot.cond, c, tc)
