@@ -455,24 +455,31 @@ func TestStreamsAgainstAll(t *testing.T) {
 	t.Logf("%d pairs of touches ordered by the window alone", aged)
 }
 
+// toggledTrace writes a timed trace of events posted by a worker that
+// require p != null (Act.h1), while another thread sets p now to null,
+// now back, every third event, and returns its path.
+func toggledTrace(t *testing.T, events int) string {
+	s := startScript(&script{timed: true})
+	s.write("main", "p", o2).worker("T1").worker("T2")
+	cur := o2
+	for i := range events {
+		e := fmt.Sprintf("E%d", i)
+		s.post("T1", e).run(e, "Act.h1", rd("p", cur))
+		if i%3 == 2 {
+			cur = map[string]string{o2: null, null: o2}[cur]
+			s.write("T2", "p", cur)
+		}
+	}
+	return s.file(t, t.TempDir(), "t.jsonl")
+}
+
 // TestStreamsBounded: with a window, the touches the checker holds stay
 // bounded by what the window reaches, not by the trace's length. Workers
 // post events that require p != null while another thread sets p now to
 // null, now back, 10 ms an op, with a 300 ms window.
 func TestStreamsBounded(t *testing.T) {
 	peak := func(events int, window time.Duration) int {
-		s := startScript(&script{timed: true})
-		s.write("main", "p", o2).worker("T1").worker("T2")
-		cur := o2
-		for i := range events {
-			e := fmt.Sprintf("E%d", i)
-			s.post("T1", e).run(e, "Act.h1", rd("p", cur))
-			if i%3 == 2 {
-				cur = map[string]string{o2: null, null: o2}[cur]
-				s.write("T2", "p", cur)
-			}
-		}
-		path := s.file(t, t.TempDir(), "t.jsonl")
+		path := toggledTrace(t, events)
 		a := passesAllWith(t, makeSpec(t, nonnullP("Act.h1")), path, window, passOptions{projectAt: maxProjected, advanceEvery: 16})
 		return a.tk.chk.peak
 	}
@@ -491,18 +498,7 @@ func TestStreamsBounded(t *testing.T) {
 // as a whole time, which keeps every block of clocks it was made of
 // alive; with projection off (projectAt -1) they keep it.
 func TestStreamTouchesProjected(t *testing.T) {
-	s := startScript(&script{timed: true})
-	s.write("main", "p", o2).worker("T1").worker("T2")
-	cur := o2
-	for i := range 60 {
-		e := fmt.Sprintf("E%d", i)
-		s.post("T1", e).run(e, "Act.h1", rd("p", cur))
-		if i%3 == 2 {
-			cur = map[string]string{o2: null, null: o2}[cur]
-			s.write("T2", "p", cur)
-		}
-	}
-	path := s.file(t, t.TempDir(), "t.jsonl")
+	path := toggledTrace(t, 60)
 	sp := makeSpec(t, nonnullP("Act.h1"))
 	for _, projectAt := range []int{maxProjected, -1} {
 		a, err := passesWith(context.Background(), sp, source{name: path, file: path}, 300*time.Millisecond, passOptions{projectAt: projectAt, advanceEvery: 16})
