@@ -259,7 +259,7 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 	sleeps := len(s.arrived) == 0 && math.IsInf(s.wakeAt, 1)
 	if !final && (s.done > s.kept && (s.done >= max(2*s.kept, k.pruneAt) || sleeps) || s.keptUntil < tsF) {
 		n := len(s.buf)
-		s.prune(tsF, k.projectAt)
+		s.prune(tsF, k.projectAt, sleeps)
 		k.held -= n - len(s.buf)
 	}
 	s.wakeAt = min(s.wakeAt, s.keptUntil)
@@ -491,7 +491,7 @@ func (k *checker) pairMid(s *stream, m int32) {
 // minor, and so is the last REQ r' of r's chain and spec, since r ≺ r'
 // and r' ≺ e would give r ≺ e; and were r' of e's own event (which minor
 // passes over), r, earlier on the same chain, would happen before e.
-func (s *stream) prune(tsF float64, projectAt int) {
+func (s *stream) prune(tsF float64, projectAt int, sleeps bool) {
 	horizon := tsF
 	for _, m := range s.mids {
 		horizon = min(horizon, s.buf[m].firstTS)
@@ -543,8 +543,11 @@ func (s *stream) prune(tsF float64, projectAt int) {
 	}
 	clear(s.buf[n:])
 	s.buf, s.done, s.kept = s.buf[:n], done, done
-	if cap(s.buf) > 2*len(s.buf)+8 {
-		s.buf = slices.Clone(s.buf) // give back the room
+	if cap(s.buf) > 2*len(s.buf)+8 || sleeps && cap(s.buf) > len(s.buf) {
+		// Give back the room: all of it if the stream sleeps until its
+		// next touch (tens of thousands of conditions, each holding two
+		// or three touches, wait at once).
+		s.buf = slices.Clone(s.buf)
 	}
 	for _, p := range []*int32{&s.m, &s.lastKill, &s.lastMid, &s.relGen} {
 		if *p >= 0 {
