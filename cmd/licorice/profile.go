@@ -1,17 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/licorice-dev/licorice/internal/heapprof"
 )
 
 // startProfiles starts the profiles that the environment asks for, for
 // whoever measures licorice (docs/performance.md): LICORICE_CPUPROFILE
 // names a file for a CPU profile of the whole command,
-// LICORICE_MEMPROFILE one for a heap profile taken at its end. The
-// returned function stops and writes them.
+// LICORICE_MEMPROFILE one for a heap profile taken at its largest live
+// heap (heapprof). The returned function stops and writes them.
 func startProfiles() (stop func(), err error) {
 	cpu, mem := os.Getenv("LICORICE_CPUPROFILE"), os.Getenv("LICORICE_MEMPROFILE")
 	var cpuFile *os.File
@@ -24,22 +27,29 @@ func startProfiles() (stop func(), err error) {
 			return nil, fmt.Errorf("LICORICE_CPUPROFILE: %w", err)
 		}
 	}
+	var peak *heapprof.Peak
+	if mem != "" {
+		peak = heapprof.Watch()
+	}
 	return func() {
 		if cpuFile != nil {
 			pprof.StopCPUProfile()
 			cpuFile.Close()
 		}
-		if mem == "" {
+		if peak == nil {
 			return
 		}
-		f, err := os.Create(mem)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "licorice: LICORICE_MEMPROFILE:", err)
-			return
+		prof, _ := peak.Stop()
+		if prof == nil { // no collection ran: what the heap holds now
+			var b bytes.Buffer
+			runtime.GC()
+			if err := pprof.Lookup("heap").WriteTo(&b, 0); err != nil {
+				fmt.Fprintln(os.Stderr, "licorice: LICORICE_MEMPROFILE:", err)
+				return
+			}
+			prof = b.Bytes()
 		}
-		defer f.Close()
-		runtime.GC()
-		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		if err := os.WriteFile(mem, prof, 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "licorice: LICORICE_MEMPROFILE:", err)
 		}
 	}, nil

@@ -1,0 +1,47 @@
+package heapprof
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestPeakKeptAfterFree checks that the profile Stop returns is the one
+// of the largest live heap, taken while a large block was held, and not
+// one taken at the end, when it has been freed.
+func TestPeakKeptAfterFree(t *testing.T) {
+	p := Watch()
+	const size = 64 << 20
+	big := make([]byte, size)
+	for i := range big {
+		big[i] = byte(i)
+	}
+	for start := time.Now(); p.best.Load() < size; {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("no profile taken while %d bytes were live (the largest seen: %d)", size, p.best.Load())
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	runtime.KeepAlive(big)
+	big = nil
+	runtime.GC()
+	runtime.GC()
+	prof, live := p.Stop()
+	if live < size {
+		t.Errorf("Stop says the largest live heap was %d bytes, want at least %d", live, size)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(prof))
+	if err != nil {
+		t.Fatalf("the profile is not a gzipped pprof profile: %v", err)
+	}
+	if data, err := io.ReadAll(zr); err != nil || len(data) == 0 {
+		t.Errorf("the profile does not unzip: %d bytes, %v", len(data), err)
+	}
+	if again, live2 := p.Stop(); !bytes.Equal(again, prof) || live2 != live {
+		t.Error("a second Stop returns another profile")
+	}
+}
