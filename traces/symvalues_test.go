@@ -7,14 +7,15 @@ import (
 )
 
 // TestSymValues checks the record against a plain map, for Syms issued
-// before it began (the map side) and after (the dense side).
+// before it began (a table shared with earlier traces) and after, and
+// that Syms far apart cost pages only where values are.
 func TestSymValues(t *testing.T) {
 	for _, older := range []int{0, 1, 500} {
 		syms := NewSymbols()
 		for i := range older {
 			syms.Intern("old" + strconv.Itoa(i))
 		}
-		s := newSymValues(syms)
+		var s symValues
 		for i := range 3000 {
 			syms.Intern("new" + strconv.Itoa(i))
 		}
@@ -39,8 +40,35 @@ func TestSymValues(t *testing.T) {
 		if s.len() != len(want) {
 			t.Errorf("older %d: len %d, want %d", older, s.len(), len(want))
 		}
-		if older > 0 && len(s.old) == 0 {
-			t.Errorf("older %d: no Sym went to the map", older)
+		made := 0
+		for _, p := range s.pages {
+			if p != nil {
+				made++
+			}
 		}
+		if pages := (syms.Len() + 100 + symValuesPage - 1) / symValuesPage; made > pages {
+			t.Errorf("older %d: %d pages made for %d Syms", older, made, syms.Len()+100)
+		}
+	}
+}
+
+// TestSymValuesSparse: values for a few Syms far apart take a page each,
+// not a table up to the largest.
+func TestSymValuesSparse(t *testing.T) {
+	var s symValues
+	for _, y := range []Sym{3, 1 << 20, 1<<20 + 1, 1 << 24} {
+		s.set(y, uint64(y)+1)
+	}
+	made := 0
+	for _, p := range s.pages {
+		if p != nil {
+			made++
+		}
+	}
+	if made != 3 || s.len() != 4 {
+		t.Errorf("%d pages and %d values for 4 Syms on 3 pages", made, s.len())
+	}
+	if s.get(1<<20+1) != 1<<20+2 || s.get(1<<20+2) != 0 || s.get(1<<25) != 0 {
+		t.Error("values lost or invented")
 	}
 }

@@ -159,10 +159,10 @@ type lockInfo struct {
 func NewValidator(syms *Symbols) *Validator {
 	return &Validator{
 		syms:    syms,
-		tasks:   newSymValues(syms),
+		tasks:   symValues{},
 		queues:  make(map[Sym]*queueInfo),
 		locks:   make(map[Sym]*lockInfo),
-		objects: newSymValues(syms),
+		objects: symValues{},
 	}
 }
 

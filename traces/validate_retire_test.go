@@ -73,11 +73,10 @@ func TestValidatorRetiresFinishedTasks(t *testing.T) {
 			finished++
 		}
 	}
-	for _, p := range v.tasks.dense {
-		count(p)
-	}
-	for _, p := range v.tasks.old {
-		count(p)
+	for _, page := range v.tasks.pages {
+		for _, p := range page {
+			count(p)
+		}
 	}
 	if live != 1 {
 		t.Errorf("%d live task records after %d finished events; want 1 (the running looper)", live, n)
