@@ -12,6 +12,7 @@ import (
 // condition of one trace.
 type finding struct {
 	kind Kind
+	mid  bool // paired as a mid-event KILL (checker.pairMid): after the condition's others
 	cond int32
 	// a and b are touches of the condition, a the earlier in the trace:
 	// GEN-REQ: the GEN and the REQ; REQ-KILL: the REQ and the KILL;

@@ -93,7 +93,7 @@ func midPairs(out []finding, id int32, c *cond, stats *TraceStats) []finding {
 					break
 				}
 				if tr.holds && tr.u.thread != tm.u.thread {
-					out = append(out, finding{kind: ReqKill, cond: id, a: tr, b: tm})
+					out = append(out, finding{kind: ReqKill, cond: id, mid: true, a: tr, b: tm})
 					break
 				}
 			}

@@ -48,6 +48,9 @@ type checker struct {
 	// held counts the touches the streams hold (in buf and arrived),
 	// peak the most they held at once.
 	held, peak int
+	// found are the pairs the streams found, in the order found (see
+	// findings for the order they are given in).
+	found []finding
 	// pruneAt is the fewest replayed touches a buffer holds before it is
 	// pruned (minPrune; tests: fewer), and again when they have doubled
 	// since.
@@ -57,13 +60,23 @@ type checker struct {
 	projectAt int
 }
 
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // minPrune is checker.pruneAt unless told otherwise.
 const minPrune = 8
 
 // stream is the check of one condition.
 type stream struct {
 	id int32
-	c  *cond
+	// active: in the checker's active list; many: see toChains.
+	active, many bool
+	c            *cond
 	// buf holds the condition's touches in trace order that the check
 	// still needs: those not yet replayed (from done on), and before
 	// them the ones replay's state names and the REQs a touch to come
@@ -83,13 +96,8 @@ type stream struct {
 	// firstSpec is the spec condition of the first REQ: a GEN-KILL pair's.
 	firstSpec *learn.Condition
 	roles     []roleCount
-	// found are the pairs replay found, midFound those of mid-event
-	// KILLs, each in the order found.
-	found, midFound []finding
-	// active: in the checker's active list; wakeAt is the trace time
-	// after which the stream may go further without a new touch (+Inf:
-	// only a new touch lets it).
-	active bool
+	// wakeAt is the trace time after which the stream may go further
+	// without a new touch (+Inf: only a new touch lets it).
 	wakeAt float64
 	// kept is how many replayed touches the last pruning kept, and
 	// keptUntil the trace time after which one of the REQs it kept only
@@ -100,7 +108,6 @@ type stream struct {
 	// in buf, and of some pruned since; many: there were more than the
 	// checker's projectAt, and toChains is not kept. See enter.
 	toChains []asyncclock.Chain
-	many     bool
 }
 
 // reqGroup is the REQs of one chain and requiring spec condition.
@@ -176,12 +183,13 @@ func (k *checker) advance(frontier int64, tsF float64, final bool) {
 // in trace order (the mid-event pairs of a condition last), as checking
 // every touch at the end would. Call it after the final advance.
 func (k *checker) findings() []finding {
-	var out []finding
-	for _, s := range k.streams {
-		if s != nil {
-			out = append(append(out, s.found...), s.midFound...)
+	out := slices.Clone(k.found)
+	slices.SortStableFunc(out, func(x, y finding) int {
+		if c := cmp.Compare(x.cond, y.cond); c != 0 {
+			return c
 		}
-	}
+		return cmp.Compare(b2i(x.mid), b2i(y.mid))
+	})
 	return out
 }
 
@@ -380,7 +388,7 @@ func (k *checker) replay(s *stream, e int32) {
 		if a >= 0 {
 			f.a = copyTouch(&buf[a])
 		}
-		s.found = append(s.found, f)
+		k.found = append(k.found, f)
 	}
 	switch t.role {
 	case req:
@@ -473,7 +481,7 @@ func (k *checker) pairMid(s *stream, m int32) {
 				break
 			}
 			if tr.holds && tr.u.thread != tm.u.thread {
-				s.midFound = append(s.midFound, finding{kind: ReqKill, cond: s.id, a: copyTouch(tr), b: copyTouch(tm)})
+				k.found = append(k.found, finding{kind: ReqKill, cond: s.id, mid: true, a: copyTouch(tr), b: copyTouch(tm)})
 				break
 			}
 		}
