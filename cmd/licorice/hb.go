@@ -70,6 +70,7 @@ Example:
 			if err := out.check(args[0]); err != nil {
 				return fmt.Errorf("hb: %w", err)
 			}
+			collectOften()
 			r, done, err := openTrace(cmd, args[0])
 			if err != nil {
 				return err
