@@ -2,8 +2,8 @@ package heapprof
 
 import (
 	"bytes"
+	"math"
 	"runtime"
-	"runtime/metrics"
 	"runtime/pprof"
 	"sync/atomic"
 )
@@ -15,7 +15,7 @@ type Peak struct {
 	stop    chan struct{}
 	done    chan struct{}
 	stopped atomic.Bool
-	best    atomic.Uint64 // the live heap at the last profile taken
+	best    atomic.Uint64 // the bytes in use in the last profile taken (estimated as pprof does)
 	prof    []byte        // written by run only, read by Stop after it
 }
 
@@ -49,18 +49,19 @@ func (p *Peak) arm() {
 
 func (p *Peak) run() {
 	defer close(p.done)
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var recs []runtime.MemProfileRecord
 	for {
 		select {
 		case <-p.stop:
 			return
 		case <-p.gcs:
 		}
-		metrics.Read(live)
-		if live[0].Value.Kind() != metrics.KindUint64 {
-			continue // a runtime without the metric: no peak is known
-		}
-		n, best := live[0].Value.Uint64(), p.best.Load()
+		// What the profile would show now: the runtime publishes a
+		// collection's figures once its sweep is done, so right after a
+		// collection they may still be those of the one before.
+		recs = memProfile(recs)
+		n := inUse(recs, runtime.MemProfileRate)
+		best := p.best.Load()
 		if n == 0 || n <= best+best/10 {
 			continue
 		}
@@ -73,9 +74,42 @@ func (p *Peak) run() {
 	}
 }
 
-// Stop stops watching and returns the profile of the largest live heap
-// seen and its size in bytes; nil and 0 if no collection ended while
-// watching. Later calls return the same.
+// inUse estimates the bytes in use that records count, sampled one
+// allocation per rate bytes on average: each record's bytes scaled up by
+// how likely an allocation of its average size was to be sampled, as
+// pprof does.
+func inUse(recs []runtime.MemProfileRecord, rate int) uint64 {
+	var n float64
+	for i := range recs {
+		r := &recs[i]
+		b := float64(r.InUseBytes())
+		if b <= 0 || r.AllocObjects == 0 {
+			continue
+		}
+		if rate > 1 {
+			avg := float64(r.AllocBytes) / float64(r.AllocObjects)
+			b /= 1 - math.Exp(-avg/float64(rate))
+		}
+		n += b
+	}
+	return uint64(n)
+}
+
+// memProfile returns the heap profile's records, in recs if it has room.
+func memProfile(recs []runtime.MemProfileRecord) []runtime.MemProfileRecord {
+	for {
+		n, ok := runtime.MemProfile(recs[:cap(recs)], true)
+		if ok {
+			return recs[:n]
+		}
+		recs = make([]runtime.MemProfileRecord, n+n/4+16)
+	}
+}
+
+// Stop stops watching and returns the profile of the largest heap in use
+// seen and the bytes in use it counts (estimated from its samples);
+// nil and 0 if no collection ended while watching. Later calls return
+// the same.
 func (p *Peak) Stop() (profile []byte, live uint64) {
 	if !p.stopped.Swap(true) {
 		close(p.stop)

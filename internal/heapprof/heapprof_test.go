@@ -32,7 +32,7 @@ func TestPeakKeptAfterFree(t *testing.T) {
 	runtime.GC()
 	prof, live := p.Stop()
 	if live < size {
-		t.Errorf("Stop says the largest live heap was %d bytes, want at least %d", live, size)
+		t.Errorf("Stop says the largest heap in use was %d bytes, want at least %d", live, size)
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(prof))
 	if err != nil {
@@ -43,5 +43,23 @@ func TestPeakKeptAfterFree(t *testing.T) {
 	}
 	if again, live2 := p.Stop(); !bytes.Equal(again, prof) || live2 != live {
 		t.Error("a second Stop returns another profile")
+	}
+}
+
+// TestInUseScales checks the estimate against pprof's scaling: a record
+// of small objects, sampled rarely, counts for far more than its bytes;
+// one of objects larger than the rate for about its bytes.
+func TestInUseScales(t *testing.T) {
+	const rate = 512 << 10
+	small := runtime.MemProfileRecord{AllocBytes: 64 * 10, AllocObjects: 10}
+	large := runtime.MemProfileRecord{AllocBytes: 8 * rate, AllocObjects: 1}
+	if got := inUse([]runtime.MemProfileRecord{small}, rate); got < 64*10*1000 {
+		t.Errorf("10 sampled 64-byte objects in use: %d bytes, want about 5 MB (one in 8192 sampled)", got)
+	}
+	if got := inUse([]runtime.MemProfileRecord{large}, rate); got < 8*rate || got > 8*rate+8*rate/1000 {
+		t.Errorf("one object of %d bytes in use: %d bytes", 8*rate, got)
+	}
+	if got := inUse([]runtime.MemProfileRecord{small}, 1); got != 640 {
+		t.Errorf("every allocation sampled: %d bytes, want 640", got)
 	}
 }
