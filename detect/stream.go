@@ -51,6 +51,8 @@ type checker struct {
 	// found are the pairs the streams found, in the order found (see
 	// findings for the order they are given in).
 	found []finding
+	// ready is step's room for the touches it moves into a stream.
+	ready []touch
 	// pruneAt is the fewest replayed touches a buffer holds before it is
 	// pruned (minPrune; tests: fewer), and again when they have doubled
 	// since.
@@ -198,7 +200,7 @@ func (k *checker) findings() []finding {
 // mid-event KILLs no REQ to come can be concurrent with, and drops what
 // no touch to come needs.
 func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
-	var ready []touch
+	ready := k.ready[:0]
 	n := 0
 	for _, t := range s.arrived {
 		if t.pos < frontier {
@@ -217,6 +219,8 @@ func (k *checker) step(s *stream, frontier int64, tsF float64, final bool) {
 	for _, t := range ready {
 		k.enter(s, t)
 	}
+	clear(ready) // what they point to goes with them
+	k.ready = ready[:0]
 	var reqs, gens, kills []int32 // for minor, made when first needed
 	s.wakeAt = math.Inf(1)
 	for ; s.done < len(s.buf); s.done++ {
