@@ -43,23 +43,15 @@ var errOriginsRead = errors.New("origins read")
 
 // readOrigins reads trace src once more, with the symbols of its passes,
 // and fills in the records of want as the second pass would have made
-// them (tracker.step's sends, begins and calls; the sender's handler as
-// tracker.handler says).
+// them (its sends, begins and calls, following the handlers alike).
 func (t *tracker) readOrigins(ctx context.Context, src source, want map[traces.Sym]*originRec) error {
-	stacks := map[traces.Sym][]traces.Sym{}
-	first := map[traces.Sym]traces.Sym{} // running events' first handler, of those whose send was seen
-	handler := func(task traces.Sym) traces.Sym {
-		if s := stacks[task]; len(s) > 0 {
-			return s[len(s)-1]
-		}
-		return first[task]
-	}
+	h := newHandlerStacks()
 	left := len(want) // not yet ended
 	err := readTrace(ctx, src, t.syms, nil, func(op *traces.Op, _ int64, line int) error {
 		switch op.Kind {
 		case traces.Send:
 			if r := want[op.Event]; r != nil {
-				r.send = opBy{task: op.Task, handler: handler(op.Task), line: line, src: op.Src}
+				r.send = opBy{task: op.Task, handler: h.of(op.Task), line: line, src: op.Src}
 				if op.External {
 					r.send = opBy{line: line, src: op.Src}
 				}
@@ -67,26 +59,21 @@ func (t *tracker) readOrigins(ctx context.Context, src source, want map[traces.S
 			}
 		case traces.Begin:
 			if t.events.get(op.Task) != nil {
-				first[op.Task] = traces.NoSym
+				h.begin(op.Task)
 			}
 			if r := want[op.Task]; r != nil {
 				r.thread = op.Thread
 			}
 		case traces.Call:
-			stacks[op.Task] = append(stacks[op.Task], op.Name)
-			if h, ok := first[op.Task]; ok && h == traces.NoSym {
-				first[op.Task] = op.Name
+			if h.call(op.Task, op.Name) {
 				if r := want[op.Task]; r != nil {
 					r.handler = op.Name
 				}
 			}
 		case traces.Ret:
-			if s := stacks[op.Task]; len(s) > 0 {
-				stacks[op.Task] = s[:len(s)-1]
-			}
+			h.ret(op.Task)
 		case traces.End:
-			delete(stacks, op.Task)
-			delete(first, op.Task)
+			h.end(op.Task)
 			if want[op.Task] != nil {
 				if left--; left == 0 {
 					return errOriginsRead

@@ -45,9 +45,9 @@ type tracker struct {
 	advanceEvery int
 	sinceAdvance int
 
-	heap   map[traces.Location]traces.Value // the conditions' locations only
-	stacks map[traces.Sym][]traces.Sym      // the handlers each task is in
-	events eventTable
+	heap     map[traces.Location]traces.Value // the conditions' locations only
+	handlers handlerStacks
+	events   eventTable
 	// origin are what explanations say of the events reports name, read
 	// after the passes (readOrigins).
 	origin map[traces.Sym]*originRec
@@ -101,8 +101,8 @@ type pendingReq struct {
 
 // begun is what the tracker keeps of a running event: where it began
 // (the op's number, the trace time there and the begin's line and ts),
-// its last send, fork or signal, its thread and first handler, and
-// whether its send was seen (it has an eventRec).
+// its last send, fork or signal, its thread, and whether its send was
+// seen (it has an eventRec).
 type begun struct {
 	pos       int64
 	ts        float64 // the largest ts up to the begin
@@ -110,7 +110,6 @@ type begun struct {
 	beginTS   float64 // the begin's own ts
 	lastCause int64   // 0 if none: what it read after that caused nothing (tracker.dependent)
 	thread    traces.Sym
-	handler   traces.Sym // the first handler it called
 	hasTS     bool
 	sent      bool
 }
@@ -211,11 +210,11 @@ func newTracker(syms *traces.Symbols, eng *asyncclock.Engine, window time.Durati
 	t := &tracker{
 		syms: syms, eng: eng, conds: cs, reqList: rl.reqList, reqEvents: rl.reqEvents, reqsOf: make(map[traces.Sym][]int32), projectAt: maxProjected,
 		pending: make(map[int32]pendingReq), window: float64(window) / float64(time.Millisecond), advanceEvery: advanceEvery,
-		heap:   make(map[traces.Location]traces.Value),
-		stacks: make(map[traces.Sym][]traces.Sym),
-		forks:  make(map[traces.Sym]opBy),
-		begins: make(map[traces.Sym]begun),
-		open:   make(map[traces.Sym][]openTouch),
+		heap:     make(map[traces.Location]traces.Value),
+		handlers: newHandlerStacks(),
+		forks:    make(map[traces.Sym]opBy),
+		begins:   make(map[traces.Sym]begun),
+		open:     make(map[traces.Sym][]openTouch),
 
 		reqWrote:  make(map[traces.Location][]traces.Sym),
 		readFrom:  make(map[traces.Sym][]carried),
@@ -297,18 +296,15 @@ func (t *tracker) step(op *traces.Op, pos int64, line int) {
 		t.forks[op.Thread] = opBy{task: op.Task, handler: t.handler(op.Task), line: line, src: op.Src}
 		t.caused(op.Task, pos)
 	case traces.Begin:
-		t.begins[op.Task] = begun{pos: pos, ts: t.now, line: line, beginTS: op.TS, hasTS: op.HasTS, thread: op.Thread,
-			sent: t.events.get(op.Task) != nil}
+		sent := t.events.get(op.Task) != nil
+		t.begins[op.Task] = begun{pos: pos, ts: t.now, line: line, beginTS: op.TS, hasTS: op.HasTS, thread: op.Thread, sent: sent}
+		if sent {
+			t.handlers.begin(op.Task)
+		}
 	case traces.Call:
-		t.stacks[op.Task] = append(t.stacks[op.Task], op.Name)
-		if b, ok := t.begins[op.Task]; ok && b.sent && b.handler == traces.NoSym {
-			b.handler = op.Name
-			t.begins[op.Task] = b
-		}
+		t.handlers.call(op.Task, op.Name)
 	case traces.Ret:
-		if s := t.stacks[op.Task]; len(s) > 0 {
-			t.stacks[op.Task] = s[:len(s)-1]
-		}
+		t.handlers.ret(op.Task)
 	case traces.Read:
 		if _, ok := t.conds.byLoc[op.Loc]; ok {
 			if !op.Val.IsAbsent() {
@@ -415,15 +411,7 @@ func (t *tracker) carry(op *traces.Op) {
 }
 
 // handler returns the handler task is in, or NoSym.
-func (t *tracker) handler(task traces.Sym) traces.Sym {
-	if s := t.stacks[task]; len(s) > 0 {
-		return s[len(s)-1]
-	}
-	if b, ok := t.begins[task]; ok && b.sent {
-		return b.handler // the first it called
-	}
-	return traces.NoSym
-}
+func (t *tracker) handler(task traces.Sym) traces.Sym { return t.handlers.of(task) }
 
 func (t *tracker) write(op *traces.Op, at opAt) {
 	ids := t.conds.byLoc[op.Loc]
@@ -544,7 +532,7 @@ func (t *tracker) end(task traces.Sym, line int, ts float64, hasTS bool) {
 	ev := t.events.get(task)
 	b, ok := t.begins[task]
 	delete(t.begins, task)
-	delete(t.stacks, task)
+	t.handlers.end(task)
 	refs := t.reqsOf[task]
 	delete(t.reqsOf, task)
 	if ev == nil || !ok {
