@@ -1,6 +1,9 @@
 package detect
 
-import "github.com/licorice-dev/licorice/traces"
+import (
+	"github.com/licorice-dev/licorice/internal/sympages"
+	"github.com/licorice-dev/licorice/traces"
+)
 
 // eventRec is what the second pass keeps of every event sent, for the
 // whole trace: who sent it and at which op, what the dependences between
@@ -14,46 +17,25 @@ type eventRec struct {
 	sent    bool       // the slot holds an event (a zero slot does not)
 }
 
-// eventTable maps event ids to their records, by value, in pages of
-// eventPageSize slots made when first written to: a lookup is two
-// indexings, not a hash. traces.Symbols hands Syms out in order of first
-// appearance and most of a trace's ids are events', so the pages that
-// hold any event are mostly full.
+// eventTable maps event ids to their records, by value (sympages):
+// traces.Symbols hands Syms out in order of first appearance and most of
+// a trace's ids are events', so the pages that hold any event are mostly
+// full.
 type eventTable struct {
-	pages []*eventPage // by Sym >> eventPageBits; nil: no event there
+	recs sympages.Table[traces.Sym, eventRec]
 }
-
-const (
-	eventPageBits = 9
-	eventPageSize = 1 << eventPageBits
-)
-
-type eventPage [eventPageSize]eventRec
 
 // get returns the record of event y, or nil if y was not sent.
 func (t *eventTable) get(y traces.Sym) *eventRec {
-	if pn := int(y >> eventPageBits); pn < len(t.pages) {
-		if p := t.pages[pn]; p != nil {
-			if r := &p[y&(eventPageSize-1)]; r.sent {
-				return r
-			}
-		}
+	if r := t.recs.Get(y); r != nil && r.sent {
+		return r
 	}
 	return nil
 }
 
 // add returns the record of event y, made anew (zero but sent).
 func (t *eventTable) add(y traces.Sym) *eventRec {
-	pn := int(y >> eventPageBits)
-	if pn >= len(t.pages) {
-		t.pages = append(t.pages, make([]*eventPage, pn+1-len(t.pages))...)
-	}
-	p := t.pages[pn]
-	if p == nil {
-		p = new(eventPage)
-		t.pages[pn] = p
-	}
-	r := &p[y&(eventPageSize-1)]
+	r := t.recs.Slot(y)
 	*r = eventRec{sent: true}
 	return r
 }

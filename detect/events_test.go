@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/licorice-dev/licorice/internal/sympages"
 	"github.com/licorice-dev/licorice/traces"
 )
 
@@ -26,7 +27,7 @@ func TestEventTable(t *testing.T) {
 		ev.sendPos, ev.sender = int64(i+1), traces.Sym(i+1)
 		want[y] = int64(i + 1)
 	}
-	for y := range traces.Sym(1<<20 + 1<<14 + 2*eventPageSize) {
+	for y := range traces.Sym(1<<20 + 1<<14 + 2<<sympages.Bits) {
 		ev := tab.get(y)
 		pos, ok := want[y]
 		switch {

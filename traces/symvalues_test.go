@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/licorice-dev/licorice/internal/sympages"
 )
 
 // TestSymValues checks the record against a plain map, for Syms issued
@@ -40,13 +42,8 @@ func TestSymValues(t *testing.T) {
 		if s.len() != len(want) {
 			t.Errorf("older %d: len %d, want %d", older, s.len(), len(want))
 		}
-		made := 0
-		for _, p := range s.pages {
-			if p != nil {
-				made++
-			}
-		}
-		if pages := (syms.Len() + 100 + symValuesPage - 1) / symValuesPage; made > pages {
+		made, page := s.vals.Pages(), 1<<sympages.Bits
+		if pages := (syms.Len() + 100 + page - 1) / page; made > pages {
 			t.Errorf("older %d: %d pages made for %d Syms", older, made, syms.Len()+100)
 		}
 	}
@@ -59,14 +56,8 @@ func TestSymValuesSparse(t *testing.T) {
 	for _, y := range []Sym{3, 1 << 20, 1<<20 + 1, 1 << 24} {
 		s.set(y, uint64(y)+1)
 	}
-	made := 0
-	for _, p := range s.pages {
-		if p != nil {
-			made++
-		}
-	}
-	if made != 3 || s.len() != 4 {
-		t.Errorf("%d pages and %d values for 4 Syms on 3 pages", made, s.len())
+	if made := s.vals.Pages(); made != 3 || s.len() != 4 {
+		t.Errorf("%d pages and %d values for 4 Syms on 3 pages", s.vals.Pages(), s.len())
 	}
 	if s.get(1<<20+1) != 1<<20+2 || s.get(1<<20+2) != 0 || s.get(1<<25) != 0 {
 		t.Error("values lost or invented")

@@ -73,10 +73,8 @@ func TestValidatorRetiresFinishedTasks(t *testing.T) {
 			finished++
 		}
 	}
-	for _, page := range v.tasks.pages {
-		for _, p := range page {
-			count(p)
-		}
+	for p := range v.tasks.vals.All() {
+		count(*p)
 	}
 	if live != 1 {
 		t.Errorf("%d live task records after %d finished events; want 1 (the running looper)", live, n)
