@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"runtime"
 	"runtime/pprof"
 
 	"github.com/licorice-dev/licorice/internal/heapprof"
@@ -40,15 +38,6 @@ func startProfiles() (stop func(), err error) {
 			return
 		}
 		prof, _ := peak.Stop()
-		if prof == nil { // no collection ran: what the heap holds now
-			var b bytes.Buffer
-			runtime.GC()
-			if err := pprof.Lookup("heap").WriteTo(&b, 0); err != nil {
-				fmt.Fprintln(os.Stderr, "licorice: LICORICE_MEMPROFILE:", err)
-				return
-			}
-			prof = b.Bytes()
-		}
 		if err := os.WriteFile(mem, prof, 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "licorice: LICORICE_MEMPROFILE:", err)
 		}

@@ -107,12 +107,21 @@ func memProfile(recs []runtime.MemProfileRecord) []runtime.MemProfileRecord {
 }
 
 // Stop stops watching and returns the profile of the largest heap in use
-// seen and the bytes in use it counts (estimated from its samples);
-// nil and 0 if no collection ended while watching. Later calls return
-// the same.
-func (p *Peak) Stop() (profile []byte, live uint64) {
+// seen and the bytes in use it counts (estimated from its samples). If
+// no collection ended while watching, it collects and returns what the
+// heap holds then. Later calls return the same.
+func (p *Peak) Stop() (profile []byte, inUseBytes uint64) {
 	if !p.stopped.Swap(true) {
 		close(p.stop)
+		<-p.done
+		if p.prof == nil {
+			runtime.GC()
+			var b bytes.Buffer
+			if err := pprof.Lookup("heap").WriteTo(&b, 0); err == nil {
+				p.prof = b.Bytes()
+				p.best.Store(inUse(memProfile(nil), runtime.MemProfileRate))
+			}
+		}
 	}
 	<-p.done
 	return p.prof, p.best.Load()

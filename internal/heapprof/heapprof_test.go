@@ -63,3 +63,11 @@ func TestInUseScales(t *testing.T) {
 		t.Errorf("every allocation sampled: %d bytes, want 640", got)
 	}
 }
+
+// TestStopAlwaysHasAProfile: a watch too short for any collection still
+// gives a profile, of what the heap holds as it stops.
+func TestStopAlwaysHasAProfile(t *testing.T) {
+	if prof, _ := Watch().Stop(); len(prof) == 0 {
+		t.Error("Stop gave no profile")
+	}
+}
