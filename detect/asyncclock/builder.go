@@ -8,11 +8,17 @@ import (
 // builder accumulates a time out of many joins, as at an event's begin. It
 // copies a block of the vector only the first time a join raises a clock
 // in it, and takes blocks it does not have from the times it joins without
-// copying them, so a begin allocates only the blocks that change.
+// copying them, so a begin allocates only the blocks that change, and
+// the pages of pointers to them that change (builder.time).
 type builder struct {
-	chunks []*chunk
-	owned  []bool  // chunks[i] was made by this builder and no Time holds it yet
-	look   []int32 // learnVector's scratch
+	chunks []*chunk // the vector's blocks, by chain>>chunkBits
+	owned  []bool   // chunks[i] was made by this builder and no Time holds it yet
+	// base is the pages of the time b started from, and from, by page,
+	// the last page of a time learned from which b took a block as it
+	// is: the time b makes shares a page of either whose blocks it has
+	// (at a begin, nearly every page not the start's is one learned).
+	base, from []*page
+	look       []int32 // learnVector's scratch
 	// slab holds the blocks not yet handed out of the last run of them
 	// allocated together (newChunk), if slabs says to allocate them so.
 	slab  []chunk
@@ -33,7 +39,13 @@ func (b *builder) start(t Time) {
 // startVector makes b hold t's vector, without its top: for a time that
 // will have a top on the same chain (a task's), whose block needs no copy.
 func (b *builder) startVector(t Time) {
-	b.chunks = append(b.chunks[:0], t.chunks...)
+	b.base = t.pages
+	b.from = slices.Grow(b.from[:0], len(t.pages))[:len(t.pages)]
+	clear(b.from)
+	b.chunks = b.chunks[:0]
+	for _, p := range t.pages {
+		b.chunks = append(b.chunks, p[:]...)
+	}
 	b.owned = slices.Grow(b.owned[:0], len(b.chunks))[:len(b.chunks)]
 	clear(b.owned)
 }
@@ -101,19 +113,30 @@ func (b *builder) raise(c Chain, k Clock) bool {
 // it from t itself); a block that is at least b's is taken as it is.
 func (b *builder) learnVector(t Time) bool { return b.learnVectorOver(t, nil) }
 
-// learnVectorOver is learnVector for a b that knows a time whose blocks
-// are base: t's blocks that are base's too are skipped without a look.
-func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
+// learnVectorOver is learnVector for a b that knows a time whose pages
+// are known: t's blocks that are known's too are skipped without a look.
+func (b *builder) learnVectorOver(t Time, known []*page) bool {
 	if t.at != 0 && b.covers(t.at) {
 		return false // b knows the whole vector
 	}
 	// The blocks to look at, found before the join changes what b knows.
-	// A block that base or b has already is skipped before its point is
-	// read (tc.at, a line of the block that the join needs not touch).
+	// A block that known or b has already is skipped before its point is
+	// read (tc.at, a line of the block that the join needs not touch), a
+	// page that known has already without a look at its blocks.
 	look := b.look[:0]
-	for i, tc := range t.chunks {
-		if tc != nil && (i >= len(base) || base[i] != tc) && (i >= len(b.chunks) || b.chunks[i] != tc) && (tc.at == 0 || !b.covers(tc.at)) {
-			look = append(look, int32(i))
+	for p, tp := range t.pages {
+		if tp == &noBlocks || p < len(known) && known[p] == tp {
+			continue
+		}
+		var kp *page
+		if p < len(known) {
+			kp = known[p]
+		}
+		for j, tc := range tp {
+			i := p<<pageBits | j
+			if tc != nil && (kp == nil || kp[j] != tc) && (i >= len(b.chunks) || b.chunks[i] != tc) && (tc.at == 0 || !b.covers(tc.at)) {
+				look = append(look, int32(i))
+			}
 		}
 	}
 	b.look = look
@@ -124,13 +147,14 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 	grew := false
 	for _, k := range look {
 		i := int(k)
-		tc := t.chunks[i]
+		tc := t.pages[i>>pageBits][i&(pageSize-1)]
 		if i >= len(b.chunks) || b.chunks[i] == nil {
 			for len(b.chunks) <= i {
 				b.chunks = append(b.chunks, nil)
 				b.owned = append(b.owned, false)
 			}
 			b.chunks[i], b.owned[i], grew = tc, false, true // shared as it is
+			b.took(i, t)
 			continue
 		}
 		bc := b.chunks[i] // not tc: the first loop left those out
@@ -147,6 +171,7 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 		}
 		if !down { // tc is at least bc: share it
 			b.chunks[i], b.owned[i], grew = tc, false, true
+			b.took(i, t)
 			continue
 		}
 		// Neither is at least the other: raise b's clocks to tc's
@@ -162,6 +187,15 @@ func (b *builder) learnVectorOver(t Time, base []*chunk) bool {
 		grew = true
 	}
 	return grew
+}
+
+// took records that b took t's block i as it is.
+func (b *builder) took(i int, t Time) {
+	p := i >> pageBits
+	for len(b.from) <= p {
+		b.from = append(b.from, nil)
+	}
+	b.from[p] = t.pages[p]
 }
 
 // maxBlocks sets each clock of d to the larger of x's and y's (d may be
@@ -232,12 +266,12 @@ func (b *builder) learn(t Time) bool {
 // end's blocks are its send's, which a PRIORITY predecessor's successor
 // knows (its send knew p's), or its begin's.
 func (b *builder) learnFinish(p *event, f Time) bool {
-	var base []*chunk
+	var base []*page
 	switch {
-	case p.begin.chunks != nil && b.covers(MakeEpoch(p.chain, p.beginClock)):
-		base = p.begin.chunks
-	case p.send.chunks != nil && b.covers(p.sendEpoch):
-		base = p.send.chunks
+	case p.begin.vector() && b.covers(MakeEpoch(p.chain, p.beginClock)):
+		base = p.begin.pages
+	case p.send.vector() && b.covers(p.sendEpoch):
+		base = p.send.pages
 	}
 	grew := b.learnVectorOver(f, base)
 	if f.top != 0 && b.raise(f.top.Chain(), f.top.Clock()) {
@@ -282,12 +316,53 @@ func (b *builder) time(top Epoch) Time {
 	for n > 0 && b.chunks[n-1] == nil {
 		n--
 	}
-	t := Time{chunks: append([]*chunk(nil), b.chunks[:n]...), top: top}
+	var t Time
+	if n > 0 {
+		t.pages = make([]*page, (n+pageSize-1)>>pageBits)
+	}
+	for p := range t.pages {
+		blocks := b.chunks[p<<pageBits : min((p+1)<<pageBits, n)]
+		if p < len(b.base) && samePage(b.base[p], blocks) {
+			t.pages[p] = b.base[p]
+			continue
+		}
+		if p < len(b.from) && b.from[p] != nil && samePage(b.from[p], blocks) {
+			t.pages[p] = b.from[p]
+			continue
+		}
+		if samePage(nil, blocks) {
+			t.pages[p] = &noBlocks
+			continue
+		}
+		np := new(page)
+		copy(np[:], blocks)
+		t.pages[p] = np
+	}
+	t.top = top
 	clear(b.owned)
 	if top != 0 {
 		t.top = MakeEpoch(top.Chain(), max(top.Clock(), b.get(top.Chain())))
 	}
 	return t
+}
+
+// samePage reports whether blocks are p's (a nil p has none; blocks may
+// be fewer than a page, the others nil).
+func samePage(p *page, blocks []*chunk) bool {
+	if p == nil {
+		for _, c := range blocks {
+			if c != nil {
+				return false
+			}
+		}
+		return true
+	}
+	for j, c := range p {
+		if j < len(blocks) && c != blocks[j] || j >= len(blocks) && c != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // timeOf returns what b holds as the time of point p, a clock on a chain

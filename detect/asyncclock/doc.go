@@ -26,8 +26,9 @@
 //
 //	α ≺ β  ⇔  Time(β).Covers(Epoch(α))
 //
-// A Time is immutable and shares its storage (blocks of 32 clocks) with the
-// times it was made from, so keeping one is cheap.
+// A Time is immutable and shares its storage (blocks of 32 clocks, and
+// pages of 8 pointers to blocks) with the times it was made from, so
+// keeping one is cheap, even with many chains.
 //
 // # The machinery (thesis §4.1–4.3)
 //

@@ -844,7 +844,7 @@ func (e *Engine) wait(op *traces.Op) error {
 				learned = true
 			}
 		}
-		if h.t.chunks != nil && e.learn(t, h.t) {
+		if h.t.vector() && e.learn(t, h.t) {
 			learned = true
 		}
 		// t's time at its clock, published only as it is last, knows
@@ -852,7 +852,7 @@ func (e *Engine) wait(op *traces.Op) error {
 		// compare h.t (Time.at; a handle's joined time is its own copy).
 		// Its points need no such help: a time that covers t's covers
 		// their tops.
-		if h.t.at == 0 && h.t.chunks != nil {
+		if h.t.at == 0 && h.t.vector() {
 			h.t.at = t.st.top
 		}
 	}

@@ -360,7 +360,7 @@ func (e *Engine) foldLazy(l *lazyJoin) {
 // few, one per chain (a later point on a chain knows what an earlier one
 // does), as likely known, are kept too.
 func (l *lazyJoin) learned(p Epoch) {
-	if l.tc.at == 0 && l.tc.chunks != nil {
+	if l.tc.at == 0 && l.tc.vector() {
 		l.tc.at = p
 	}
 	i := 0

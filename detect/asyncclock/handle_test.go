@@ -59,7 +59,7 @@ func checkHandles(t *testing.T, name string, tr *trace, cfg Config, maxPoints in
 			if before.last.top != 0 && !e.Time().Covers(before.last.top) {
 				seen.apart++
 			}
-			if before.t.at != 0 && h.t.chunks == nil {
+			if before.t.at != 0 && !h.t.vector() {
 				seen.atSkip++
 			}
 		}
@@ -85,7 +85,7 @@ func checkHandles(t *testing.T, name string, tr *trace, cfg Config, maxPoints in
 		if !got.Leq(s.want) || !s.want.Leq(got) {
 			t.Fatalf("%s: line %d: the handle holds %v, its signals join to %v", name, line, got, s.want)
 		}
-		if h.t.chunks != nil {
+		if h.t.vector() {
 			seen.joined++
 		}
 		if p := h.t.at; p != 0 {

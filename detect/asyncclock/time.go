@@ -36,10 +36,13 @@ func (e Epoch) String() string {
 	return strconv.FormatUint(uint64(e.Chain()), 10) + "@" + strconv.FormatUint(uint64(e.Clock()), 10)
 }
 
-// chunkBits sets the size of the blocks a vector clock is made of.
+// chunkBits sets the size of the blocks a vector clock is made of, and
+// pageBits how many blocks' pointers a page holds.
 const (
 	chunkBits = 5
 	chunkSize = 1 << chunkBits
+	pageBits  = 3
+	pageSize  = 1 << pageBits
 )
 
 // chunk holds the clocks of chunkSize consecutive chains. Chunks are never
@@ -52,6 +55,19 @@ type chunk struct {
 	at Epoch
 }
 
+// page holds the pointers to pageSize consecutive blocks of a vector.
+// Like blocks, pages are never written once a Time holds them: a new time
+// shares the pages of the time it was made from whose blocks stayed the
+// same (builder.time), so that where there are many chains (a looper's
+// have a block of their own) a time costs the pages that changed, not a
+// pointer per block up to its highest.
+type page [pageSize]*chunk
+
+// noBlocks is the page of a time that has none of its blocks, shared by
+// all and never written: a time's pages are never nil, so that Covers
+// inlines.
+var noBlocks page
+
 // Time is a vector clock: for every chain, the latest clock on it that
 // happens before (or is) the point it describes. It is an immutable value,
 // cheap to copy and to keep: times share the blocks they have in common,
@@ -60,9 +76,9 @@ type chunk struct {
 // An operation α with epoch a happens before an operation β that comes
 // later in the trace with time b exactly when b.Covers(a).
 type Time struct {
-	chunks []*chunk // by chain>>chunkBits; nil: all zero; never written once shared
-	top    Epoch    // one more component (a task's own chain), at least chunks' entry for its chain
-	// at, if not 0, is a point whose time knows every clock of chunks
+	pages []*page // by chain>>(chunkBits+pageBits), never nil (noBlocks); nil: all zero; never written once shared
+	top   Epoch   // one more component (a task's own chain), at least the vector's clock of its chain
+	// at, if not 0, is a point whose time knows every clock of the vector
 	// (not necessarily top): the point the vector was made for
 	// (builder.timeOf), kept while the vector stays the same. A time that
 	// covers at knows the whole vector, and a join needs not look at it,
@@ -80,20 +96,35 @@ func (t Time) Get(c Chain) Clock {
 }
 
 // vget returns the clock of chain c in the vector, ignoring top.
+// (Written so that Covers inlines.)
 func (t Time) vget(c Chain) Clock {
-	if i := int(c >> chunkBits); i < len(t.chunks) && t.chunks[i] != nil {
-		return t.chunks[i].clocks[c&(chunkSize-1)]
+	if p := uint(c >> (chunkBits + pageBits)); p < uint(len(t.pages)) {
+		if ch := t.pages[p][c>>chunkBits&(pageSize-1)]; ch != nil {
+			return ch.clocks[c&(chunkSize-1)]
+		}
 	}
 	return 0
 }
 
+// block returns the vector's block i (nil: all zero).
+func (t Time) block(i int) *chunk {
+	if p := i >> pageBits; p < len(t.pages) {
+		return t.pages[p][i&(pageSize-1)]
+	}
+	return nil
+}
+
+// vector reports whether t has a vector besides its top.
+func (t Time) vector() bool { return t.pages != nil }
+
 // Covers reports whether epoch e happens before (or is) the point t
 // describes: whether t's clock of e's chain is at least e's clock.
-// (Written so that it inlines: a top of 0 is on chain 0, which no epoch
-// but 0 is.)
+// (Written so that it inlines. The top covers e exactly when e is on its
+// chain at most its clock, when top-e, in uint64, is at most top's
+// clock: for e on an earlier chain it is at least 2^32 plus top's clock
+// less e's, past it, and for e above top it wraps around.)
 func (t Time) Covers(e Epoch) bool {
-	c, k := e.Chain(), e.Clock()
-	return t.top.Chain() == c && k <= t.top.Clock() || k <= t.vget(c)
+	return uint64(t.top-e) <= uint64(t.top.Clock()) || e.Clock() <= t.vget(e.Chain())
 }
 
 // Leq reports whether every component of t is at most that of u: whatever
@@ -111,7 +142,8 @@ func (t Time) Leq(u Time) bool {
 func (t Time) All() iter.Seq[Epoch] {
 	return func(yield func(Epoch) bool) {
 		topDone := t.top == 0
-		for i, ch := range t.chunks {
+		for i := range len(t.pages) << pageBits {
+			ch := t.block(i)
 			if ch == nil {
 				continue
 			}
@@ -189,8 +221,8 @@ func (t Time) join(u Time) Time {
 // yet (a task's current time), and so is the result: its new blocks then
 // record that point (builder.timeOf).
 func (t Time) joinIn(b *builder, u Time, point bool) (Time, bool) {
-	if t.top == 0 && t.chunks == nil {
-		return u, u.top != 0 || u.chunks != nil // its top is one more component, as any other (it keeps u's point)
+	if t.top == 0 && !t.vector() {
+		return u, u.top != 0 || u.vector() // its top is one more component, as any other (it keeps u's point)
 	}
 	top, extra := t.top, u.top
 	if top != 0 {

@@ -17,7 +17,7 @@ import (
 func TestJoinsSkipKnownBlocks(t *testing.T) {
 	for seed := range uint64(40) {
 		r := rand.New(rand.NewPCG(seed, 7))
-		nChains := 1 + r.IntN(5*chunkSize)
+		nChains := 1 + r.IntN(3*pageSize*chunkSize) // up to three pages of blocks
 		type known struct {
 			t     Time
 			plain []Clock // by chain
@@ -67,13 +67,14 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 			t.Helper()
 			if got.at != 0 {
 				pt := pointPlain(step, what, got.at)
-				for c, k := range plainOf(Time{chunks: got.chunks}) {
+				for c, k := range plainOf(Time{pages: got.pages}) {
 					if k > pt[c] {
 						t.Fatalf("seed %d step %d: %s: %v has point %v, whose time %v does not know chain %d's clock %d", seed, step, what, got, got.at, pt, c, k)
 					}
 				}
 			}
-			for i, ch := range got.chunks {
+			for i := range len(got.pages) << pageBits {
+				ch := got.block(i)
 				if ch == nil {
 					continue
 				}
@@ -163,7 +164,7 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 					// its send), blocks the base has are skipped unseen.
 					v := pick()
 					b.learn(v.t)
-					b.learnVectorOver(u.t, v.t.chunks)
+					b.learnVectorOver(u.t, v.t.pages)
 					if u.t.top != 0 {
 						b.raise(u.t.top.Chain(), u.t.top.Clock())
 					}
@@ -264,4 +265,86 @@ func slicesWith(p []Clock, c int, k Clock) []Clock {
 	q := append([]Clock(nil), p...)
 	q[c] = max(q[c], k)
 	return q
+}
+
+// TestTimesSharePages checks that a time made from another shares the
+// pages whose blocks stayed the same, so that a time over many chains
+// costs the pages it changed (a looper's chains have a block of their
+// own: 16k loopers make vectors of 700 blocks).
+func TestTimesSharePages(t *testing.T) {
+	const pages = 5
+	chainIn := func(p int) Chain { return Chain(p<<(pageBits+chunkBits) | 3) }
+	var b builder
+	for p := range pages {
+		if p != 1 { // a page with no block stays nil
+			b.raise(chainIn(p), Clock(10+p))
+		}
+	}
+	base := b.time(0)
+	if len(base.pages) != pages || base.pages[1] != &noBlocks {
+		t.Fatalf("base has pages %v, want %d with the second empty", base.pages, pages)
+	}
+	tests := []struct {
+		name    string
+		raise   Chain // in page changed
+		changed int
+	}{
+		{"a clock of a block it has", chainIn(3), 3},
+		{"a block of its own in a page it has", chainIn(2) + chunkSize, 2},
+		{"a page it had not", chainIn(1), 1},
+		{"a page past its last", chainIn(pages + 1), pages + 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			other := Time{top: MakeEpoch(tt.raise, 99)}
+			got := base.join(other)
+			for p := range max(len(got.pages), len(base.pages)) {
+				was, is := &noBlocks, &noBlocks
+				if p < len(base.pages) {
+					was = base.pages[p]
+				}
+				if p < len(got.pages) {
+					is = got.pages[p]
+				}
+				if p == tt.changed {
+					if is == nil || is == was {
+						t.Errorf("page %d, the one changed: %p, was %p", p, is, was)
+					}
+				} else if is != was {
+					t.Errorf("page %d is %p, was %p: a page that stayed the same is copied", p, is, was)
+				}
+			}
+			for c := range Chain((pages + 2) << (pageBits + chunkBits)) {
+				want := max(base.Get(c), other.Get(c))
+				if k := got.Get(c); k != want {
+					t.Fatalf("chain %d: clock %d, want %d", c, k, want)
+				}
+			}
+		})
+	}
+}
+
+// TestCoversTop checks Covers's arithmetic on a time's top against the
+// plain rule: e is on top's chain at a clock at most top's.
+func TestCoversTop(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	edge := []uint32{0, 1, 2, 1<<31 - 1, 1 << 31, 1<<32 - 2, 1<<32 - 1}
+	pick := func() uint32 {
+		if r.IntN(2) == 0 {
+			return edge[r.IntN(len(edge))]
+		}
+		return r.Uint32()
+	}
+	for range 100000 {
+		top := MakeEpoch(Chain(pick()), Clock(pick()))
+		e := MakeEpoch(Chain(pick()), Clock(pick()))
+		if r.IntN(2) == 0 {
+			e = MakeEpoch(top.Chain(), Clock(pick())) // on top's chain
+		}
+		tm := Time{top: top}
+		want := top.Chain() == e.Chain() && e.Clock() <= top.Clock() || e.Clock() == 0
+		if got := tm.Covers(e); got != want {
+			t.Fatalf("{%v}.Covers(%v) = %v, want %v", top, e, got, want)
+		}
+	}
 }

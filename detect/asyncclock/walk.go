@@ -187,17 +187,39 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		return err
 	}
 	var none [chunkSize]Clock
-	for i, sc := range send.chunks[:min(len(send.chunks), len(q.sends))] { // chains past q.sends never sent to q
+	for p, sp := range send.pages {
+		if p<<pageBits >= len(q.sends) {
+			break // chains past q.sends never sent to q
+		}
+		var bp *page // base's blocks of the page
+		if p < len(base.pages) {
+			bp = base.pages[p]
+		}
+		if sp == &noBlocks || sp == bp {
+			continue // it knows nothing more of these chains
+		}
+		if err := w.reducedPage(q, own, p, sp, bp, &none, need); err != nil {
+			return err
+		}
+	}
+	return w.checkPriority(prev)
+}
+
+// reducedPage is reducedPriority's walk of the chains of send's page p,
+// sp, whose blocks in base are bp's (nil: none).
+func (w *walk) reducedPage(q *queue, own *sendList, p int, sp, bp *page, none *[chunkSize]Clock, need uint8) error {
+	for b, sc := range sp[:min(pageSize, len(q.sends)-p<<pageBits)] {
+		i := p<<pageBits | b
 		listed := q.listed[i] // the chains of the block that have a list
 		if sc == nil || listed == 0 {
 			continue
 		}
-		known := &none // base's clocks of these chains
-		if i < len(base.chunks) && base.chunks[i] != nil {
-			if sc == base.chunks[i] {
+		known := none // base's clocks of these chains
+		if bp != nil && bp[b] != nil {
+			if sc == bp[b] {
 				continue // it knows nothing more of these chains
 			}
-			known = &base.chunks[i].clocks
+			known = &bp[b].clocks
 		}
 		// The chains of which send knows more than base, and that sent
 		// to q after what base knew (else prev's send knew every send of
@@ -231,7 +253,7 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 			}
 		}
 	}
-	return w.checkPriority(prev)
+	return nil
 }
 
 // fewLanes is the most chains of a block with a list for which
@@ -1149,7 +1171,7 @@ func (w *walk) atomicScan(th *thread, found []*event) ([]*event, bool) {
 	if n := len(w.b.chunks); len(e.atomicSnaps) < n {
 		e.atomicSnaps = append(e.atomicSnaps, make([]atomicSnap, n-len(e.atomicSnaps))...)
 	}
-	spans, starts, closed, snaps := e.spans, w.b.chunks, th.closed.chunks, e.atomicSnaps
+	spans, starts, closed, snaps := e.spans, w.b.chunks, th.closed, e.atomicSnaps
 	stale := false
 	// Bit k%64: the lanes of th.atomicBlocks[k] were looked at. A block
 	// whose lanes needed no look, kept as it shares its bit with one that
@@ -1164,8 +1186,8 @@ func (w *walk) atomicScan(th *thread, found []*event) ([]*event, bool) {
 		}
 		sc := starts[i]
 		m := blk.set
-		if i < len(closed) && closed[i] != nil {
-			if cc := closed[i]; sc == cc {
+		if cc := closed.block(i); cc != nil {
+			if sc == cc {
 				m = 0
 			} else {
 				m &= lanesDiffer(&sc.clocks, &cc.clocks) // th.closed's clocks are in no interval
