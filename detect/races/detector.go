@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/licorice-dev/licorice/detect/asyncclock"
+	"github.com/licorice-dev/licorice/internal/sympages"
 	"github.com/licorice-dev/licorice/traces"
 )
 
@@ -94,9 +95,13 @@ type Detector struct {
 	objHead, classHead []uint32
 	big                map[traces.Location]uint32
 	locs               []location
-	freeLoc            uint32  // a list of unused locations, through next
-	ents               []entry // ents[0] is unused: index 0 is "none"
-	freeEnt            uint32  // a list of unused entries, through next
+	freeLoc            uint32 // a list of unused locations, through next
+	// ents holds the accesses the shadow keeps, in pages: where the
+	// window holds millions (a dense trace), a slice would copy them
+	// all each time it grew. Entry 0 is unused: index 0 is "none".
+	ents    sympages.Table[uint32, entry]
+	nEnts   uint32 // the entries taken so far, and the next's index
+	freeEnt uint32 // a list of unused entries, through next
 
 	site, typ []traces.Sym // by object: its allocation site and type
 
@@ -197,7 +202,7 @@ func NewDetector(syms *traces.Symbols, cfg Config) *Detector {
 		locks:   newLockTable(),
 		big:     make(map[traces.Location]uint32),
 		locs:    make([]location, 1, 1024),
-		ents:    make([]entry, 1, 1024),
+		nEnts:   1,
 		recent:  make([]asyncclock.Time, recentTimes),
 		groups:  newGroupSet(),
 		hits:    make([]int, cfg.Harmless.Len()),
@@ -430,23 +435,24 @@ func (d *Detector) newLocation(field traces.Sym, next uint32) uint32 {
 // newEntry stores a with the given successor and returns its index.
 func (d *Detector) newEntry(a *access, next uint32) uint32 {
 	if i := d.freeEnt; i != 0 {
-		d.freeEnt = d.ents[i].next
-		d.ents[i] = entry{access: *a, next: next}
+		d.freeEnt = d.ents.At(i).next
+		*d.ents.At(i) = entry{access: *a, next: next}
 		return i
 	}
-	i := uint32(len(d.ents))
-	d.ents = append(d.ents, entry{access: *a, next: next})
+	i := d.nEnts
+	d.nEnts++
+	*d.ents.Slot(i) = entry{access: *a, next: next}
 	return i
 }
 
 func (d *Detector) dropEntry(i uint32) {
-	d.ents[i] = entry{next: d.freeEnt}
+	*d.ents.At(i) = entry{next: d.freeEnt}
 	d.freeEnt = i
 }
 
 func (d *Detector) dropList(i uint32) {
 	for i != 0 {
-		next := d.ents[i].next
+		next := d.ents.At(i).next
 		d.dropEntry(i)
 		i = next
 	}
@@ -474,12 +480,12 @@ func (d *Detector) sweep() {
 		for _, head := range []*uint32{&l.data, &l.uses, &l.frees} {
 			prev := head
 			for i := *head; i != 0; {
-				next := d.ents[i].next
-				if d.aged(&d.ents[i].access) {
+				next := d.ents.At(i).next
+				if d.aged(&d.ents.At(i).access) {
 					*prev = next
 					d.dropEntry(i)
 				} else {
-					prev = &d.ents[i].next
+					prev = &d.ents.At(i).next
 				}
 				i = next
 			}
@@ -632,7 +638,7 @@ func (d *Detector) checkData(li uint32, loc traces.Location, a *access, now asyn
 	prev := &l.data
 	raced := false
 	for i := l.data; i != 0; {
-		e := &d.ents[i]
+		e := d.ents.At(i)
 		next := e.next
 		if d.aged(&e.access) {
 			*prev = next
@@ -686,8 +692,8 @@ func (d *Detector) use(li uint32, loc traces.Location, t *task, a *access, now a
 		}
 	}
 	l := &d.locs[li]
-	for i := l.frees; i != 0; i = d.ents[i].next {
-		if f := &d.ents[i]; !now.Covers(f.epoch) && !d.aged(&f.access) {
+	for i := l.frees; i != 0; i = d.ents.At(i).next {
+		if f := d.ents.At(i); !now.Covers(f.epoch) && !d.aged(&f.access) {
 			r := d.race(UseFree, li, loc, &f.access, a, now)
 			d.process(&r)
 		}
@@ -697,8 +703,8 @@ func (d *Detector) use(li uint32, loc traces.Location, t *task, a *access, now a
 		// stands for an earlier one: the next free races with both or
 		// with neither, and the filters say the same of both.
 		const same = fGuarded | fAllocated | fLooper | fEvent
-		for i := l.uses; i != 0; i = d.ents[i].next {
-			if e := &d.ents[i]; e.epoch.Chain() == a.epoch.Chain() && e.flags&same == a.flags&same {
+		for i := l.uses; i != 0; i = d.ents.At(i).next {
+			if e := d.ents.At(i); e.epoch.Chain() == a.epoch.Chain() && e.flags&same == a.flags&same {
 				e.access = *a
 				return
 			}
@@ -711,8 +717,8 @@ func (d *Detector) use(li uint32, loc traces.Location, t *task, a *access, now a
 // use, with All).
 func (d *Detector) free(li uint32, loc traces.Location, t *task, a *access, now asyncclock.Time) {
 	l := &d.locs[li]
-	for i := l.uses; i != 0; i = d.ents[i].next {
-		if u := &d.ents[i]; !now.Covers(u.epoch) && !d.aged(&u.access) {
+	for i := l.uses; i != 0; i = d.ents.At(i).next {
+		if u := d.ents.At(i); !now.Covers(u.epoch) && !d.aged(&u.access) {
 			r := d.race(UseFree, li, loc, &u.access, a, now)
 			if t.looper {
 				// An allocation later in the event may still make the

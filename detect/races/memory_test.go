@@ -40,9 +40,9 @@ func TestShadowBounded(t *testing.T) {
 		if _, err := d.Finish(); err != nil {
 			t.Fatal(err)
 		}
-		// The slices only grow when their free lists are empty: their
-		// lengths are the most entries and locations ever live at once.
-		return len(d.ents), len(d.locs)
+		// The tables only grow when their free lists are empty: their
+		// sizes are the most entries and locations ever live at once.
+		return int(d.nEnts), len(d.locs)
 	}
 	e1, l1 := peak(5000)
 	e4, l4 := peak(20000)

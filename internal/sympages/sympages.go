@@ -23,6 +23,10 @@ func (t *Table[K, V]) Get(k K) *V {
 	return nil
 }
 
+// At returns k's slot, which must have been taken (by Slot) before: a
+// lookup without a test, for a table whose keys a caller hands out.
+func (t *Table[K, V]) At(k K) *V { return &t.pages[k>>Bits][k&(size-1)] }
+
 // Slot returns k's slot, making its page (of zero values) if need be.
 func (t *Table[K, V]) Slot(k K) *V {
 	pn := int(k >> Bits)

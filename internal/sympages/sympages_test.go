@@ -21,6 +21,9 @@ func TestTable(t *testing.T) {
 		if s := tab.Get(k); s == nil || *s != v {
 			t.Errorf("Get(%d) = %v, want %d", k, s, v)
 		}
+		if s := tab.At(k); s != tab.Get(k) {
+			t.Errorf("At(%d) = %p, Get's slot is %p", k, s, tab.Get(k))
+		}
 	}
 	if s := tab.Get(5); s == nil || *s != 0 {
 		t.Errorf("Get(5), on a page written, = %v, want a zero slot", s)
