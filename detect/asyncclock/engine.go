@@ -407,15 +407,15 @@ type queue struct {
 	binder  bool
 	looper  *thread
 	heads   []listHead  // looper: the async-before lists of the chains that sent to it
-	lists   []*sendList // looper: the same lists by chain (nil: none)
 	af      []*event    // looper: events sent at front, in send order (ATFRONT)
 	pending []*event    // looper: events sent and not yet begun or resolved, in send order (pruned lazily)
 	kept    int         // len(pending) after its last compaction
 	bpend   [2][]*event // binder: pending events by process (0 app, 1 external), in send order
 
 	lastBegun *begunTable // looper: the last events begun or resolved of delayed categories and times (reducer)
-	sends     []sendBlock // looper: by block of chains, their sends to the queue (reducedPriority)
-	listed    []uint32    // looper: by block of chains, a bit for each chain whose list of sends to the queue is kept (reducedPriority)
+	// sends holds, by block of chains, their lists of sends to the
+	// queue (looper; nil: none of the block's chains has one).
+	sends []*sendBlock
 }
 
 // evStatus is where an event is in its life.

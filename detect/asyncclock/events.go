@@ -774,18 +774,25 @@ func (e *Engine) list(q *queue, c Chain) *sendList {
 		return l
 	}
 	l := &sendList{q: q, chain: c, head: len(q.heads)}
-	for len(q.lists) <= int(c) {
-		q.lists = append(q.lists, nil)
+	i := int(c >> chunkBits)
+	for len(q.sends) <= i {
+		q.sends = append(q.sends, nil)
 	}
-	q.lists[c] = l
+	sb := q.sends[i]
+	if sb == nil {
+		sb = new(sendBlock)
+		q.sends[i] = sb
+	}
+	sb.lists[c&(chunkSize-1)] = l
+	sb.listed |= 1 << (c & (chunkSize - 1))
 	q.heads = append(q.heads, listHead{chain: c, l: l})
 	return l
 }
 
 // list returns the async-before list of chain c's sends to q, or nil.
 func (q *queue) list(c Chain) *sendList {
-	if int(c) < len(q.lists) {
-		return q.lists[c]
+	if i := int(c >> chunkBits); i < len(q.sends) && q.sends[i] != nil {
+		return q.sends[i].lists[c&(chunkSize-1)]
 	}
 	return nil
 }
@@ -811,3 +818,14 @@ func (e *Engine) builder() *builder {
 const lowOps = 1 << 30
 
 func (e *Engine) putBuilder(b *builder) { e.pool = append(e.pool, b) }
+
+// unlist forgets chain c's list of sends to q, and its block's record
+// once no chain of it has one.
+func (q *queue) unlist(c Chain) {
+	i := c >> chunkBits
+	sb := q.sends[i]
+	sb.lists[c&(chunkSize-1)] = nil
+	if sb.listed &^= 1 << (c & (chunkSize - 1)); sb.listed == 0 {
+		q.sends[i] = nil
+	}
+}

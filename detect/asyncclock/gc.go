@@ -59,8 +59,7 @@ func (e *Engine) collect() {
 			l := h.l
 			endedFrom, dropped := l.compact(e)
 			if len(l.entries) == 0 {
-				q.lists[l.chain] = nil
-				q.listed[l.chain>>chunkBits] &^= 1 << (l.chain & (chunkSize - 1))
+				q.unlist(l.chain)
 				continue
 			}
 			l.head = len(kept)

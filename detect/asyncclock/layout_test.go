@@ -83,3 +83,40 @@ func TestBegunTableLazy(t *testing.T) {
 		t.Errorf("the slot of (DA, 10) lost its events: %v", r)
 	}
 }
+
+// TestQueueSendsSparse checks that a queue keeps a record of the blocks
+// of chains that sent to it only, not of every block up to the highest
+// (with 16k loopers, each a block of its own, a queue hears from few),
+// and forgets a block once none of its chains has a list.
+func TestQueueSendsSparse(t *testing.T) {
+	var e Engine
+	q := &queue{}
+	near, far := Chain(5), Chain(700<<chunkBits|3)
+	for _, c := range []Chain{near, far, far + 1} {
+		if l := e.list(q, c); l.chain != c || q.list(c) != l || e.list(q, c) != l {
+			t.Fatalf("the list of chain %d is not found again", c)
+		}
+	}
+	blocks := func() (n int) {
+		for _, sb := range q.sends {
+			if sb != nil {
+				n++
+			}
+		}
+		return n
+	}
+	if n := blocks(); n != 2 {
+		t.Errorf("%d blocks kept for chains of 2 blocks", n)
+	}
+	if q.list(far+2) != nil || q.list(Chain(300<<chunkBits)) != nil {
+		t.Error("a chain that never sent has a list")
+	}
+	q.unlist(far)
+	if q.list(far) != nil || q.list(far+1) == nil || blocks() != 2 {
+		t.Errorf("after dropping one of its 2 lists a block keeps %v and %v (%d blocks)", q.list(far), q.list(far+1), blocks())
+	}
+	q.unlist(far + 1)
+	if blocks() != 1 {
+		t.Errorf("a block without lists is kept (%d blocks)", blocks())
+	}
+}

@@ -54,13 +54,8 @@ func (l *sendList) add(ev *event, clock Clock) {
 	l.summarize(len(l.entries), &x)
 	l.entries = append(l.entries, x)
 	q := l.q
-	i, j := int(l.chain>>chunkBits), l.chain&(chunkSize-1)
-	for i >= len(q.sends) {
-		q.sends = append(q.sends, sendBlock{})
-		q.listed = append(q.listed, 0)
-	}
-	q.listed[i] |= 1 << j
-	q.sends[i].last[j], q.sends[i].head[j] = clock, int32(l.head)
+	sb, j := q.sends[l.chain>>chunkBits], l.chain&(chunkSize-1) // made with l
+	sb.last[j], sb.head[j] = clock, int32(l.head)
 	// The memos stand: they depend on settled entries only, and x is
 	// pending. So does the head's last settled entry.
 	if len(l.entries) == 1 {
@@ -297,14 +292,19 @@ func (h *listHead) settleAt(x *sendEntry, i int) {
 	h.settled, h.end, h.cat, h.time, h.settledIdx = x.clock, x.end, x.cat, x.time, int32(i)
 }
 
-// sendBlock is what a looper queue keeps by chain, in a dense table by
-// block of chunkSize chains (as a Time's blocks), so that a walk rules
-// most chains out without a look at their lists. The last sends' clocks
-// are an array of their own, as a Time's block, so that reducedPriority
-// compares them with its reference's 32 at a time (lanesAboveBoth).
+// sendBlock is what a looper queue keeps by chain, for a block of
+// chunkSize chains (as a Time's blocks) of which some sent to it, so
+// that a walk rules most chains out without a look at their lists. The
+// last sends' clocks are an array of their own, as a Time's block, so
+// that reducedPriority compares them with its reference's 32 at a time
+// (lanesAboveBoth). A queue has one only for the blocks whose chains
+// sent to it: with many loopers, each of its own block, a queue hears
+// from few of them.
 type sendBlock struct {
-	last [chunkSize]Clock // per chain: at least the clock of its last send listed (0: none)
-	head [chunkSize]int32 // per chain: the index of its list's head, unless a collection moved it since
+	last   [chunkSize]Clock     // per chain: at least the clock of its last send listed (0: none)
+	head   [chunkSize]int32     // per chain: the index of its list's head, unless a collection moved it since
+	lists  [chunkSize]*sendList // per chain: its list (nil: none)
+	listed uint32               // a bit for each chain with a list
 }
 
 // listHead is a list as its queue's walks see it first: whether a send

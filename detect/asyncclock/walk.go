@@ -210,11 +210,12 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 func (w *walk) reducedPage(q *queue, own *sendList, p int, sp, bp *page, none *[chunkSize]Clock, need uint8) error {
 	for b, sc := range sp[:min(pageSize, len(q.sends)-p<<pageBits)] {
 		i := p<<pageBits | b
-		listed := q.listed[i] // the chains of the block that have a list
-		if sc == nil || listed == 0 {
+		sends := q.sends[i]
+		if sc == nil || sends == nil {
 			continue
 		}
-		known := none // base's clocks of these chains
+		listed := sends.listed // the chains of the block that have a list
+		known := none          // base's clocks of these chains
 		if bp != nil && bp[b] != nil {
 			if sc == bp[b] {
 				continue // it knows nothing more of these chains
@@ -226,7 +227,6 @@ func (w *walk) reducedPage(q *queue, own *sendList, p int, sp, bp *page, none *[
 		// the chain to q that send knows): with AVX2 both tests 32
 		// lanes at a time, as most lanes fail one (app 100k: of 1.83M
 		// lanes where send knows more, 939k fail the second).
-		sends := &q.sends[i]
 		m := listed
 		if bits.OnesCount32(listed) > fewLanes {
 			if vecBlocks {
@@ -582,7 +582,8 @@ var _ = [1]struct{}{}[chunkSize-32]
 // headOf returns the head of the list of chain c's sends to q, or nil,
 // by the index q.sends keeps, checked: a collection may have moved it.
 func (q *queue) headOf(c Chain) *listHead {
-	hd := &q.sends[c>>chunkBits].head[c&(chunkSize-1)]
+	sb := q.sends[c>>chunkBits] // c has a list
+	hd := &sb.head[c&(chunkSize-1)]
 	if i := int(*hd); i < len(q.heads) && q.heads[i].chain == c && q.heads[i].l != nil {
 		return &q.heads[i]
 	}
