@@ -19,7 +19,7 @@ type sendList struct {
 	has     [catAFA]bool
 	max     [catAFA]int64 // per timed category, the largest time added
 	min     [catAFA]int64 // and the smallest
-	memos   memos         // what the last walks of the list at begins took
+	memos   *memos        // what the last walks of the list at begins took (nil: none yet; most lists of many loopers are walked seldom)
 }
 
 type sendEntry struct {
@@ -242,7 +242,9 @@ func (l *sendList) finished(ev *event) {
 	if i := l.index(ev); i >= 0 {
 		x := &l.entries[i]
 		x.end, x.endTS = ev.endEpoch(), ev.endTS
-		l.memos.settled(x)
+		if l.memos != nil {
+			l.memos.settled(x)
+		}
 		// The head changes only if x is its last settled entry now
 		// (or was, removed, and now has an end).
 		if h := &l.q.heads[l.head]; h.settled == 0 || i >= int(h.settledIdx) {
@@ -254,7 +256,9 @@ func (l *sendList) finished(ev *event) {
 // moved updates the list's head after entries were dropped, or one was
 // removed (it settled, without an end yet), which makes its memos stale.
 func (l *sendList) moved() {
-	l.memos.key = [memoSlots]memoKey{}
+	if l.memos != nil {
+		l.memos.key = [memoSlots]memoKey{}
+	}
 	l.setHead()
 }
 

@@ -494,9 +494,12 @@ func (w *walk) memoWalk(h *listHead, need uint8, start int, upto, known Clock) e
 		t = math.MaxInt64
 	}
 	l := h.l
-	ms := &l.memos
+	ms := l.memos
 	key := makeMemoKey(upto, need&h.seen)
 	for k := range memoSlots {
+		if ms == nil {
+			break
+		}
 		if ms.key[k] != key || ms.time[k] != t {
 			continue
 		}
@@ -527,6 +530,10 @@ func (w *walk) memoWalk(h *listHead, need uint8, start int, upto, known Clock) e
 			return nil
 		}
 		took[i] = memoEntry{x.end, x.clock}
+	}
+	if ms == nil {
+		ms = new(memos)
+		l.memos = ms
 	}
 	k := ms.next
 	ms.next = (k + 1) % memoSlots
