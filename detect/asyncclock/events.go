@@ -805,7 +805,7 @@ func (e *Engine) builder() *builder {
 		b = e.pool[n-1]
 		e.pool = e.pool[:n-1]
 	} else {
-		b = &builder{slabs: true}
+		b = &builder{}
 	}
 	// Each op makes at most two clocks (its task's next, and the run(E) of
 	// a removed event it resolves, each removed once), so no clock has

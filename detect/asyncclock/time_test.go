@@ -120,7 +120,7 @@ func TestJoinsSkipKnownBlocks(t *testing.T) {
 				pool = pool[:n-1]
 				return b
 			}
-			return &builder{slabs: r.IntN(2) == 0}
+			return &builder{}
 		}
 		for step := range 3000 {
 			c := 1 + r.IntN(nChains)
