@@ -76,7 +76,7 @@ var noBlocks page
 // An operation α with epoch a happens before an operation β that comes
 // later in the trace with time b exactly when b.Covers(a).
 type Time struct {
-	pages []*page // by chain>>(chunkBits+pageBits), never nil (noBlocks); nil: all zero; never written once shared
+	pages []*page // by chain>>(chunkBits+pageBits), none nil (noBlocks if empty); nil: all zero; never written once shared
 	top   Epoch   // one more component (a task's own chain), at least the vector's clock of its chain
 	// at, if not 0, is a point whose time knows every clock of the vector
 	// (not necessarily top): the point the vector was made for
@@ -119,10 +119,10 @@ func (t Time) vector() bool { return t.pages != nil }
 
 // Covers reports whether epoch e happens before (or is) the point t
 // describes: whether t's clock of e's chain is at least e's clock.
-// (Written so that it inlines. The top covers e exactly when e is on its
-// chain at most its clock, when top-e, in uint64, is at most top's
-// clock: for e on an earlier chain it is at least 2^32 plus top's clock
-// less e's, past it, and for e above top it wraps around.)
+// (Written so that it inlines. The top covers e exactly when top-e, in
+// uint64, is at most top's clock: for e on top's chain it is top's clock
+// less e's; for e on an earlier chain at least 2^32 plus top's clock
+// less e's, more than top's clock; for e after top it wraps around.)
 func (t Time) Covers(e Epoch) bool {
 	return uint64(t.top-e) <= uint64(t.top.Clock()) || e.Clock() <= t.vget(e.Chain())
 }

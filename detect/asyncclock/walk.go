@@ -208,19 +208,19 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 // reducedPage is reducedPriority's walk of the chains of send's page p,
 // sp, whose blocks in base are bp's (nil: none).
 func (w *walk) reducedPage(q *queue, own *sendList, p int, sp, bp *page, none *[chunkSize]Clock, need uint8) error {
-	for b, sc := range sp[:min(pageSize, len(q.sends)-p<<pageBits)] {
-		i := p<<pageBits | b
+	for x, sc := range sp[:min(pageSize, len(q.sends)-p<<pageBits)] {
+		i := p<<pageBits | x
 		sends := q.sends[i]
 		if sc == nil || sends == nil {
 			continue
 		}
 		listed := sends.listed // the chains of the block that have a list
 		known := none          // base's clocks of these chains
-		if bp != nil && bp[b] != nil {
-			if sc == bp[b] {
+		if bp != nil && bp[x] != nil {
+			if sc == bp[x] {
 				continue // it knows nothing more of these chains
 			}
-			known = &bp[b].clocks
+			known = &bp[x].clocks
 		}
 		// The chains of which send knows more than base, and that sent
 		// to q after what base knew (else prev's send knew every send of
