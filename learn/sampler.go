@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/licorice-dev/licorice/internal/sympages"
 	"github.com/licorice-dev/licorice/invariants"
 	"github.com/licorice-dev/licorice/traces"
 )
@@ -90,7 +91,7 @@ type Binding struct {
 // grows with the heap and the tasks of the trace, not with its length.
 type Sampler struct {
 	syms   *traces.Symbols
-	objs   map[traces.Sym]objInfo
+	objs   sympages.Table[traces.Sym, objInfo] // by object: a lookup per datum named, not a hash
 	nobj   uint32
 	heap   map[traces.Location]traces.Value
 	fields map[owner][]traces.Sym
@@ -117,7 +118,16 @@ type Sampler struct {
 
 type objInfo struct {
 	site, typ traces.Sym
-	seq       uint32
+	seq       uint32 // its number in allocation order, from 1 (0: no object)
+}
+
+// obj returns what the trace said of object o as it allocated it, if it
+// did.
+func (s *Sampler) obj(o traces.Sym) (objInfo, bool) {
+	if p := s.objs.Get(o); p != nil && p.seq != 0 {
+		return *p, true
+	}
+	return objInfo{}, false
 }
 
 type owner struct {
@@ -158,7 +168,6 @@ type read struct {
 func NewSampler(syms *traces.Symbols) *Sampler {
 	return &Sampler{
 		syms:   syms,
-		objs:   make(map[traces.Sym]objInfo),
 		heap:   make(map[traces.Location]traces.Value),
 		fields: make(map[owner][]traces.Sym),
 		parent: make(map[absLoc]absLoc),
@@ -185,7 +194,7 @@ func (s *Sampler) Step(op *traces.Op) *Invocation {
 	switch op.Kind {
 	case traces.Alloc:
 		s.nobj++
-		s.objs[op.Loc.Obj] = objInfo{site: op.Site, typ: op.Type, seq: s.nobj}
+		*s.objs.Slot(op.Loc.Obj) = objInfo{site: op.Site, typ: op.Type, seq: s.nobj}
 	case traces.Begin:
 		s.scopes[op.Task] = s.newScope(true)
 	case traces.End:
@@ -414,7 +423,7 @@ func (s *Sampler) SetExtraFilter(want ExtraFilter) { s.extra = want }
 func (s *Sampler) name(f *frame) traces.Sym {
 	this, n := traces.NoSym, 0
 	for o := range f.touched {
-		if info, ok := s.objs[o]; ok && s.receiverType(f.handler, info.typ) {
+		if info, ok := s.obj(o); ok && s.receiverType(f.handler, info.typ) {
 			this, n = o, n+1
 		}
 	}
@@ -424,7 +433,7 @@ func (s *Sampler) name(f *frame) traces.Sym {
 	s.index = emptied(s.index)
 	s.sites = s.sites[:0]
 	for o := range f.touched {
-		info, ok := s.objs[o]
+		info, ok := s.obj(o)
 		if !ok || o == this || o == info.site {
 			continue
 		}
@@ -436,7 +445,7 @@ func (s *Sampler) name(f *frame) traces.Sym {
 	}
 	for _, site := range s.sites {
 		objs := s.bySite[site]
-		slices.SortFunc(objs, func(a, b traces.Sym) int { return int(s.objs[a].seq) - int(s.objs[b].seq) })
+		slices.SortFunc(objs, func(a, b traces.Sym) int { return int(s.objs.At(a).seq) - int(s.objs.At(b).seq) })
 		for i, o := range objs {
 			s.index[o] = int32(i + 1)
 		}
@@ -452,7 +461,7 @@ func (s *Sampler) nameOf(loc traces.Location, this traces.Sym) Name {
 	case loc.Obj == this:
 		return Name{Kind: NameThis, Field: loc.Field}
 	}
-	info, ok := s.objs[loc.Obj]
+	info, ok := s.obj(loc.Obj)
 	switch {
 	case !ok:
 		return Name{Kind: NameObject, Base: loc.Obj, Field: loc.Field}
@@ -499,7 +508,7 @@ func (s *Sampler) abs(loc traces.Location) absLoc {
 	case loc.Static:
 		return absLoc{base: loc.Obj, field: loc.Field, kind: 1}
 	}
-	if info, ok := s.objs[loc.Obj]; ok {
+	if info, ok := s.obj(loc.Obj); ok {
 		return absLoc{base: info.site, field: loc.Field}
 	}
 	return absLoc{base: loc.Obj, field: loc.Field, kind: 2}
