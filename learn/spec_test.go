@@ -283,3 +283,33 @@ func TestSkimReadsWrittenSpecs(t *testing.T) {
 		t.Fatalf("read %d handlers and %d data names, want %d handlers and some names", len(light.Handlers), names, len(sp.Handlers))
 	}
 }
+
+// TestPairWrittenAsEncoded checks that a pair's state, written by
+// calling its MarshalJSON directly, comes out as the encoder wrote it,
+// also for names with characters JSON may escape.
+func TestPairWrittenAsEncoded(t *testing.T) {
+	for _, text := range []string{
+		`{"x":"C0.init:11#1.f0","y":"this.f2","n":3,"int":2,"eq":1}`,
+		`{"x":"<anonymous> a&b","y":"fs.readFile \"x\"\\y","n":1,"many_tuples":true}`,
+		`{"x":"a\u2028b","y":"\u00e9t\u00e9","n":2}`,
+	} {
+		var p invariants.PairEntry
+		if err := json.Unmarshal([]byte(text), &p); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		write := func(f func(e *specWriter)) string {
+			var b strings.Builder
+			e := newSpecWriter(&b)
+			f(e)
+			if err := e.flush(); err != nil {
+				t.Fatal(err)
+			}
+			return b.String()
+		}
+		encoded := write(func(e *specWriter) { e.item(5, &p, ",") })
+		direct := write(func(e *specWriter) { e.pair(&p, ",") })
+		if direct != encoded {
+			t.Errorf("%s: written as\n%s, the encoder writes\n%s", text, direct, encoded)
+		}
+	}
+}
