@@ -60,3 +60,16 @@ func texts(t *testing.T, cat *Catalog, opts Options, samples ...[]Var) []string 
 	}
 	return out
 }
+
+// pair returns the record of the pair of key, or nil: a single's as a
+// new record, not the learner's.
+func (l *Learner) pair(key pairKey) *pairRec {
+	if p := l.pairs[key]; p != nil {
+		return p
+	}
+	if s, ok := l.singles[key]; ok {
+		r := s.rec()
+		return &r
+	}
+	return nil
+}

@@ -51,6 +51,11 @@ func (l *Learner) Infer(opts Options) []*Condition {
 		x, y := l.pairNames(k)
 		l.binary(x, y, p, keep)
 	}
+	for k, s := range l.singles {
+		x, y := l.pairNames(k)
+		r := s.rec()
+		l.binary(x, y, &r, keep)
+	}
 	if !opts.All {
 		out = suppress(out)
 	}

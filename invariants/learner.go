@@ -67,6 +67,19 @@ func (p *pairRec) State() *PairState {
 	return &st
 }
 
+// single is the point of a pair met in one sample whose values are no
+// strings and on which no user template keeps a state: the common pair
+// of a handler that reads many data, kept by value in a map the
+// collector need not look through (it holds no pointer).
+type single struct {
+	kx, ky Kind
+	bx, by uint64
+}
+
+func (s single) rec() pairRec {
+	return pairRec{once: onePoint{kx: s.kx, ky: s.ky, bx: s.bx, by: s.by}}
+}
+
 // onePoint is the point of a pair met in one sample in half the memory
 // of a Point: both values' kinds and bits, and their strings only if one
 // is a string (most data are numbers, references, booleans or null).
@@ -224,10 +237,11 @@ type Learner struct {
 	cat     *Catalog
 	samples int64
 	vars    map[string]*VarState
-	pairs   map[pairKey]*pairRec
-	ids     map[string]int32 // the data's names, numbered for pairKey
-	names   []string         // by number
-	order   []int            // scratch for Add
+	pairs   map[pairKey]*pairRec // the pairs not in singles
+	singles map[pairKey]single   // the pairs met in one sample that a single holds
+	ids     map[string]int32     // the data's names, numbered for pairKey
+	names   []string             // by number
+	order   []int                // scratch for Add
 	// unpaired counts the samples with more than MaxPairGroup data of one
 	// type, whose pairs of that type were not learned.
 	unpaired int64
@@ -242,7 +256,25 @@ type Learner struct {
 
 // NewLearner returns an empty learner trying the templates of cat.
 func NewLearner(cat *Catalog) *Learner {
-	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[pairKey]*pairRec), ids: make(map[string]int32)}
+	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[pairKey]*pairRec), singles: make(map[pairKey]single), ids: make(map[string]int32)}
+}
+
+// pairCount returns the number of pairs the learner knows.
+func (l *Learner) pairCount() int { return len(l.pairs) + len(l.singles) }
+
+// rec returns the learner's record of the pair of key to add to, made
+// (from its single, if it has one) if need be.
+func (l *Learner) rec(key pairKey) *pairRec {
+	if p := l.pairs[key]; p != nil {
+		return p
+	}
+	p := &pairRec{}
+	if s, ok := l.singles[key]; ok {
+		*p = s.rec()
+		delete(l.singles, key)
+	}
+	l.pairs[key] = p
+	return p
 }
 
 // key returns the key of the pair (x, y), x < y, numbering their names
@@ -364,11 +396,13 @@ func (l *Learner) addPair(a, b *Var) {
 		a, b = b, a
 	}
 	key := l.key(a.Name, b.Name)
-	p := l.pairs[key]
-	if p == nil {
-		p = &pairRec{}
-		l.pairs[key] = p
+	if a.Val.str == "" && b.Val.str == "" && l.pairs[key] == nil && !l.userApplies(a.Val, b.Val) {
+		if _, met := l.singles[key]; !met {
+			l.singles[key] = single{kx: a.Val.kind, ky: b.Val.kind, bx: a.Val.bits, by: b.Val.bits}
+			return
+		}
 	}
+	p := l.rec(key)
 	p.add(a.Val, b.Val)
 	for _, t := range l.cat.binary {
 		if _, ok := t.user.opType(a.Val, b.Val, 2); !ok {
@@ -379,6 +413,16 @@ func (l *Learner) addPair(a, b *Var) {
 			userState(&p.user, t.Name+swappedSuffix).add(t.user, b.Val, a.Val)
 		}
 	}
+}
+
+// userApplies reports whether a binary user template applies to (x, y).
+func (l *Learner) userApplies(x, y Value) bool {
+	for _, t := range l.cat.binary {
+		if _, ok := t.user.opType(x, y, 2); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // swappedSuffix marks the state of a binary user template on (y, x).
@@ -411,14 +455,20 @@ func (l *Learner) Merge(o *Learner) {
 		l.mergeUser(&vs.User, ov.User)
 	}
 	for ok, op := range o.pairs {
-		key := l.key(o.pairNames(ok))
-		p := l.pairs[key]
-		if p == nil {
-			p = &pairRec{}
-			l.pairs[key] = p
-		}
+		p := l.rec(l.key(o.pairNames(ok)))
 		p.merge(op)
 		l.mergeUser(&p.user, op.user)
+	}
+	for ok, os := range o.singles {
+		key := l.key(o.pairNames(ok))
+		if l.pairs[key] == nil {
+			if _, met := l.singles[key]; !met {
+				l.singles[key] = os
+				continue
+			}
+		}
+		r := os.rec()
+		l.rec(key).merge(&r)
 	}
 	for g, og := range o.guards {
 		l.guard(g).Merge(og)
@@ -460,11 +510,15 @@ func (l *Learner) State() *State {
 		}
 		s.Guards[g] = gl.State()
 	}
-	if len(l.pairs) > 0 {
-		entries := make([]PairEntry, 0, len(l.pairs))
+	if l.pairCount() > 0 {
+		entries := make([]PairEntry, 0, l.pairCount())
 		for k, p := range l.pairs {
 			x, y := l.pairNames(k)
 			entries = append(entries, PairEntry{X: x, Y: y, pairRec: *p})
+		}
+		for k, s := range l.singles {
+			x, y := l.pairNames(k)
+			entries = append(entries, PairEntry{X: x, Y: y, pairRec: s.rec()})
 		}
 		s.Pairs = make([]*PairEntry, len(entries))
 		for i := range entries {

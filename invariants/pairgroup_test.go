@@ -56,10 +56,8 @@ func TestOncePairs(t *testing.T) {
 			{Name: fmt.Sprintf("b%d", i), Val: IntValue(int64(2 * i)), Group: 1},
 		})
 	}
-	for key, p := range l.pairs {
-		if p.state != nil {
-			t.Errorf("pair %v of one sample has a state", key)
-		}
+	if len(l.pairs) != 0 || len(l.singles) == 0 {
+		t.Errorf("%d pairs of one sample have a record, %d are singles: want all singles", len(l.pairs), len(l.singles))
 	}
 	l.Add([]Var{{Name: "a0", Val: IntValue(5), Group: 1}, {Name: "b0", Val: IntValue(7), Group: 1}})
 	if p := l.pairs[l.key("a0", "b0")]; p.state == nil || p.state.N != 2 {
@@ -67,7 +65,7 @@ func TestOncePairs(t *testing.T) {
 	}
 	var full PairState
 	full.Add(IntValue(1), IntValue(2))
-	once, err := json.Marshal(&PairEntry{X: "a1", Y: "b1", pairRec: *l.pairs[l.key("a1", "b1")]})
+	once, err := json.Marshal(&PairEntry{X: "a1", Y: "b1", pairRec: *l.pair(l.key("a1", "b1"))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +94,7 @@ func TestPairsLinearInBody(t *testing.T) {
 	pairs := func(n int) int {
 		l := NewLearner(Builtins())
 		l.Add(sample(n))
-		return len(l.pairs)
+		return l.pairCount()
 	}
 	for _, n := range []int{96, 384} {
 		small, large := pairs(n), pairs(4*n)

@@ -203,7 +203,7 @@ func TestGroupsPrune(t *testing.T) {
 			t.Errorf("condition across abstract types: %s", c.Text())
 		}
 	}
-	if n := len(l.pairs); n != 0 {
+	if n := l.pairCount(); n != 0 {
 		t.Errorf("%d pair states across abstract types", n)
 	}
 }
@@ -219,7 +219,7 @@ func TestPairsLimit(t *testing.T) {
 	// Eight distinct pairs are a set; a ninth makes the state forget them.
 	eight := repeat(80, func(i int) []Var { return sample("x", i%8, "y", fmt.Sprint(i%8%3)) })
 	l := learnEach(Builtins(), eight...)
-	p := l.pairs[l.key("x", "y")].State()
+	p := l.pair(l.key("x", "y")).State()
 	if p.ManyTuples || len(p.Tuples) != 8 {
 		t.Fatalf("eight pairs: many %v, %d tuples", p.ManyTuples, len(p.Tuples))
 	}
