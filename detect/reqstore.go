@@ -86,9 +86,7 @@ func (s *reqStore) firstAt(pos int64) (int32, reqRec, bool) {
 	if r.first > pos {
 		return 0, reqRec{}, false
 	}
-	if s.nextFirst++; s.nextFirst >= minShrink && s.nextFirst >= len(s.byFirst)/2 {
-		s.byFirst, s.nextFirst = slices.Clone(s.byFirst[s.nextFirst:]), 0
-	}
+	s.byFirst, s.nextFirst = dropTaken(s.byFirst, s.nextFirst+1)
 	rec := *r
 	*r = reqRec{} // its values go with the touch
 	c := i / reqChunk
@@ -104,10 +102,18 @@ func (s *reqStore) lastAt(pos int64) (int32, bool) {
 		return 0, false
 	}
 	i := s.byLast[s.nextLast].req
-	if s.nextLast++; s.nextLast >= minShrink && s.nextLast >= len(s.byLast)/2 {
-		s.byLast, s.nextLast = slices.Clone(s.byLast[s.nextLast:]), 0
-	}
+	s.byLast, s.nextLast = dropTaken(s.byLast, s.nextLast+1)
 	return i, true
+}
+
+// dropTaken returns order and next, the index of its first entry not
+// yet taken, or once the entries taken are at least minShrink and half
+// of it, a copy of order without them and 0.
+func dropTaken[T any](order []T, next int) ([]T, int) {
+	if next >= minShrink && next >= len(order)/2 {
+		return slices.Clone(order[next:]), 0
+	}
+	return order, next
 }
 
 // minShrink is the fewest REQs taken from the front of an order before

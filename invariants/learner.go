@@ -268,6 +268,12 @@ func (l *Learner) rec(key pairKey) *pairRec {
 	if p := l.pairs[key]; p != nil {
 		return p
 	}
+	return l.newRec(key)
+}
+
+// newRec makes the record of the pair of key, which has none: from its
+// single, if it has one.
+func (l *Learner) newRec(key pairKey) *pairRec {
 	p := &pairRec{}
 	if s, ok := l.singles[key]; ok {
 		*p = s.rec()
@@ -275,6 +281,16 @@ func (l *Learner) rec(key pairKey) *pairRec {
 	}
 	l.pairs[key] = p
 	return p
+}
+
+// firstSingle keeps s as the single of the pair of key, which has no
+// record, if the pair was never met; it reports whether it did.
+func (l *Learner) firstSingle(key pairKey, s single) bool {
+	if _, met := l.singles[key]; met {
+		return false
+	}
+	l.singles[key] = s
+	return true
 }
 
 // key returns the key of the pair (x, y), x < y, numbering their names
@@ -396,13 +412,14 @@ func (l *Learner) addPair(a, b *Var) {
 		a, b = b, a
 	}
 	key := l.key(a.Name, b.Name)
-	if a.Val.str == "" && b.Val.str == "" && l.pairs[key] == nil && !l.userApplies(a.Val, b.Val) {
-		if _, met := l.singles[key]; !met {
-			l.singles[key] = single{kx: a.Val.kind, ky: b.Val.kind, bx: a.Val.bits, by: b.Val.bits}
+	p := l.pairs[key]
+	if p == nil {
+		if a.Val.str == "" && b.Val.str == "" && !l.userApplies(a.Val, b.Val) &&
+			l.firstSingle(key, single{kx: a.Val.kind, ky: b.Val.kind, bx: a.Val.bits, by: b.Val.bits}) {
 			return
 		}
+		p = l.newRec(key)
 	}
-	p := l.rec(key)
 	p.add(a.Val, b.Val)
 	for _, t := range l.cat.binary {
 		if _, ok := t.user.opType(a.Val, b.Val, 2); !ok {
@@ -461,14 +478,15 @@ func (l *Learner) Merge(o *Learner) {
 	}
 	for ok, os := range o.singles {
 		key := l.key(o.pairNames(ok))
-		if l.pairs[key] == nil {
-			if _, met := l.singles[key]; !met {
-				l.singles[key] = os
+		p := l.pairs[key]
+		if p == nil {
+			if l.firstSingle(key, os) {
 				continue
 			}
+			p = l.newRec(key)
 		}
 		r := os.rec()
-		l.rec(key).merge(&r)
+		p.merge(&r)
 	}
 	for g, og := range o.guards {
 		l.guard(g).Merge(og)

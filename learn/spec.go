@@ -456,13 +456,20 @@ func (e *specWriter) line(depth int, s string) {
 // HTML escapes.
 func (e *specWriter) value(v any) {
 	e.tmp.Reset()
-	if err := e.enc.Encode(v); err != nil {
+	err := e.enc.Encode(v)
+	e.spaced(bytes.TrimSuffix(e.tmp.Bytes(), []byte("\n")), err)
+}
+
+// spaced writes b, one value's compact JSON, spaced after ':' and ',';
+// or, if err (making b) is not nil, nothing but err, which sticks.
+func (e *specWriter) spaced(b []byte, err error) {
+	if err != nil {
 		if e.err == nil {
 			e.err = err
 		}
 		return
 	}
-	writeSpaced(e.w, bytes.TrimSuffix(e.tmp.Bytes(), []byte("\n")))
+	writeSpaced(e.w, b)
 }
 
 // writeSpaced writes b with a space after every ':' and ',' outside
@@ -505,15 +512,8 @@ func (e *specWriter) item(depth int, v any, end string) {
 // compacted again (a fifth of the time of writing a large state), and
 // come out the same.
 func (e *specWriter) pair(p *invariants.PairEntry, end string) {
-	b, err := p.MarshalJSON()
-	if err != nil {
-		if e.err == nil {
-			e.err = err
-		}
-		return
-	}
 	e.indent(5)
-	writeSpaced(e.w, b)
+	e.spaced(p.MarshalJSON())
 	e.w.WriteString(end)
 	e.w.WriteByte('\n')
 }

@@ -186,7 +186,6 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 	if err := w.head(&q.heads[own.head], send.Get(own.chain), base.Get(own.chain), need); err != nil {
 		return err
 	}
-	var none [chunkSize]Clock
 	for p, sp := range send.pages {
 		if p<<pageBits >= len(q.sends) {
 			break // chains past q.sends never sent to q
@@ -198,7 +197,7 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 		if sp == &noBlocks || sp == bp {
 			continue // it knows nothing more of these chains
 		}
-		if err := w.reducedPage(q, own, p, sp, bp, &none, need); err != nil {
+		if err := w.reducedPage(q, own, p, sp, bp, need); err != nil {
 			return err
 		}
 	}
@@ -207,7 +206,8 @@ func (w *walk) reducedPriority(send Time, prev *event) error {
 
 // reducedPage is reducedPriority's walk of the chains of send's page p,
 // sp, whose blocks in base are bp's (nil: none).
-func (w *walk) reducedPage(q *queue, own *sendList, p int, sp, bp *page, none *[chunkSize]Clock, need uint8) error {
+func (w *walk) reducedPage(q *queue, own *sendList, p int, sp, bp *page, need uint8) error {
+	var none [chunkSize]Clock
 	for x, sc := range sp[:min(pageSize, len(q.sends)-p<<pageBits)] {
 		i := p<<pageBits | x
 		sends := q.sends[i]
@@ -215,7 +215,7 @@ func (w *walk) reducedPage(q *queue, own *sendList, p int, sp, bp *page, none *[
 			continue
 		}
 		listed := sends.listed // the chains of the block that have a list
-		known := none          // base's clocks of these chains
+		known := &none         // base's clocks of these chains
 		if bp != nil && bp[x] != nil {
 			if sc == bp[x] {
 				continue // it knows nothing more of these chains

@@ -480,12 +480,13 @@ func (d *Detector) sweep() {
 		for _, head := range []*uint32{&l.data, &l.uses, &l.frees} {
 			prev := head
 			for i := *head; i != 0; {
-				next := d.ents.At(i).next
-				if d.aged(&d.ents.At(i).access) {
+				e := d.ents.At(i)
+				next := e.next
+				if d.aged(&e.access) {
 					*prev = next
 					d.dropEntry(i)
 				} else {
-					prev = &d.ents.At(i).next
+					prev = &e.next
 				}
 				i = next
 			}
