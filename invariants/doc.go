@@ -61,6 +61,14 @@
 // the merge property: learning on two sets of runs and merging gives
 // exactly the state of learning on all of them, in any order.
 //
+// A handler that reads many data forms millions of pairs, nearly all met
+// in a sample or two, that no condition can come of (every condition
+// needs MinSupport samples). A [SupportCounter] counts, in a first pass
+// over the samples, those of each datum and pair in a word per datum per
+// sample; [Learner.Restrict] then learns only what was met often enough
+// ([Supported]). The conditions are the same; the state lacks the rest,
+// so it no longer merges exactly.
+//
 // A value of another type than a template's falsifies it; a datum with
 // no value in a sample (absent) is not checked on that sample, so each
 // condition has its own support: the samples it was checked on.

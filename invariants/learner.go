@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -252,12 +251,24 @@ type Learner struct {
 	guards  map[string]*Learner
 	sub     bool
 	scratch []Var
+	// only, if set, holds the data and pairs the learner learns
+	// (Restrict); sids holds the numbers there of Add's sample.
+	only *Supported
+	sids []int32
 }
 
 // NewLearner returns an empty learner trying the templates of cat.
 func NewLearner(cat *Catalog) *Learner {
 	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[pairKey]*pairRec), singles: make(map[pairKey]single), ids: make(map[string]int32)}
 }
+
+// Restrict makes the learner learn only the data and pairs of s, and its
+// guards only from the samples in which a datum of s was true: those a
+// condition can be learned from, if s holds what was met in at least the
+// MinSupport the conditions will be inferred with. Call it before the
+// first Add. The conditions inferred are the same as without it; the state
+// lacks the others, so merging it with another learner's is not exact.
+func (l *Learner) Restrict(s *Supported) { l.only = s }
 
 // pairCount returns the number of pairs the learner knows.
 func (l *Learner) pairCount() int { return len(l.pairs) + len(l.singles) }
@@ -335,8 +346,17 @@ const MaxPairGroup = 64
 // Add learns from one sample. Names must be distinct within a sample.
 func (l *Learner) Add(vars []Var) {
 	l.samples++
+	if l.only != nil {
+		l.sids = l.sids[:0]
+		for i := range vars {
+			l.sids = append(l.sids, l.only.id(vars[i].Name))
+		}
+	}
 	for i := range vars {
 		v := &vars[i]
+		if l.only != nil && l.sids[i] < 0 {
+			continue
+		}
 		vs := l.vars[v.Name]
 		if vs == nil {
 			vs = &VarState{}
@@ -353,30 +373,16 @@ func (l *Learner) Add(vars []Var) {
 		return
 	}
 	// Pairs within each abstract type.
-	l.order = l.order[:0]
-	for i := range vars {
-		if vars[i].Val.kind != Absent {
-			l.order = append(l.order, i)
-		}
-	}
-	sort.SliceStable(l.order, func(a, b int) bool { return vars[l.order[a]].Group < vars[l.order[b]].Group })
-	unpaired := false
-	for start := 0; start < len(l.order); {
-		end := start + 1
-		for end < len(l.order) && vars[l.order[end]].Group == vars[l.order[start]].Group {
-			end++
-		}
-		if end-start <= MaxPairGroup {
-			for i := start; i < end; i++ {
-				for j := i + 1; j < end; j++ {
-					l.addPair(&vars[l.order[i]], &vars[l.order[j]])
+	var unpaired bool
+	l.order, unpaired = pairGroups(vars, l.order, func(group []int) {
+		for i, a := range group {
+			for _, b := range group[i+1:] {
+				if l.only == nil || l.only.pair(l.sids[a], l.sids[b]) {
+					l.addPair(&vars[a], &vars[b])
 				}
 			}
-		} else {
-			unpaired = true
 		}
-		start = end
-	}
+	})
 	if unpaired {
 		l.unpaired++
 	}
@@ -385,7 +391,7 @@ func (l *Learner) Add(vars []Var) {
 	}
 	for i := range vars {
 		g := &vars[i]
-		if !g.Flag || !Truthy(g.Val) {
+		if !g.Flag || !Truthy(g.Val) || l.only != nil && l.sids[i] < 0 {
 			continue
 		}
 		l.scratch = append(append(l.scratch[:0], vars[:i]...), vars[i+1:]...)
@@ -402,6 +408,7 @@ func (l *Learner) guard(g string) *Learner {
 	if gl == nil {
 		gl = NewLearner(l.cat)
 		gl.sub = true
+		gl.only = l.only
 		l.guards[g] = gl
 	}
 	return gl

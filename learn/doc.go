@@ -60,7 +60,7 @@
 //
 //	{
 //	  "licorice_spec": 1,
-//	  "params": {"limit": 0.01, "min_samples": 5},
+//	  "params": {"limit": 0.01, "min_samples": 5, "partial_state": true},
 //	  "traces": 48,
 //	  "templates": [ user templates, as declared (see invariants.TemplateDecl) ],
 //	  "handlers": [
@@ -101,7 +101,11 @@
 // from it, so specs learned on disjoint shards of the traces merge into
 // exactly the spec of learning on all of them, and re-derives the
 // conditions, keeping the user's edits (disabled and deleted conditions
-// stay off, pinned ones stay).
+// stay off, pinned ones stay). That takes the state of every datum and
+// pair met ([Options].Mergeable). By default [Learn] reads the traces
+// twice and keeps the state of only the data and pairs met in at least
+// min_samples samples, which all the conditions need ("partial_state":
+// true); Merge refuses such specs unless forced.
 //
 // # Daikon
 //

@@ -50,7 +50,7 @@ func guardedTrace(t *testing.T, dir string, n int) string {
 func TestGuardedConditions(t *testing.T) {
 	dir := t.TempDir()
 	path := guardedTrace(t, dir, 40)
-	sp := learnSpec(t, []string{path}, Options{})
+	sp := learnSpec(t, []string{path}, Options{Mergeable: true})
 	const want = "Act.onDraw: this.active ==> this.buf != null"
 	var texts []string
 	for _, c := range sp.Conditions() {
@@ -66,7 +66,7 @@ func TestGuardedConditions(t *testing.T) {
 	if b := encode(t, reparse(t, sp)); !bytes.Equal(a, b) {
 		t.Fatalf("the spec does not survive its file form\n%s", firstDiff(b, a))
 	}
-	other := learnSpec(t, []string{guardedTrace(t, t.TempDir(), 30)}, Options{})
+	other := learnSpec(t, []string{guardedTrace(t, t.TempDir(), 30)}, Options{Mergeable: true})
 	merged, err := Merge(reparse(t, sp), reparse(t, other))
 	if err != nil {
 		t.Fatal(err)

@@ -38,14 +38,26 @@ type Options struct {
 	// from several goroutines.
 	Ops func(n int)
 	// KeepSamples keeps every sample in the result, for the Daikon export.
-	// Memory then grows with the number of samples.
+	// Memory then grows with the number of samples; the state is whole
+	// (Mergeable).
 	KeepSamples bool
+	// Mergeable keeps the learning state of every datum and pair of data
+	// met, so that the spec merges exactly with specs learned on other
+	// traces (Merge). Otherwise, and unless a trace is read from standard
+	// input, the traces are read twice: once to count the samples of each
+	// datum and pair, once to learn only those met in at least MinSupport
+	// samples (invariants.SupportCounter), which is all the conditions
+	// need. A handler that reads many data forms millions of pairs, most
+	// of them met once: their state would be nearly all of learning's
+	// memory and of the spec.
+	Mergeable bool
 	// Stdin is what the path "-" reads (nil: the process's standard
 	// input).
 	Stdin io.Reader
 }
 
-func (o Options) params() Params {
+// params returns the spec's parameters of learning from paths with o.
+func (o Options) params(paths []string) Params {
 	p := Params{Limit: o.Limit, MinSupport: o.MinSupport}
 	if p.Limit == 0 {
 		p.Limit = invariants.DefaultLimit
@@ -53,7 +65,18 @@ func (o Options) params() Params {
 	if p.MinSupport == 0 {
 		p.MinSupport = invariants.DefaultMinSupport
 	}
+	// With a support of 1 every datum and pair met is supported.
+	p.PartialState = !o.Mergeable && !o.KeepSamples && p.MinSupport > 1 && !slices.Contains(paths, "-")
 	return p
+}
+
+// Passes returns how many times Learn reads each of paths: 2 when it
+// counts the samples first (Options.Mergeable), else 1.
+func (o Options) Passes(paths []string) int {
+	if o.params(paths).PartialState {
+		return 2
+	}
+	return 1
 }
 
 // Result is what a learning run produced.
@@ -69,6 +92,10 @@ type Result struct {
 	// more data of one abstract type than pairs are learned from
 	// (invariants.MaxPairGroup).
 	Unpaired []Unpaired
+	// PairsKept and PairsMet are, when the spec keeps only the supported
+	// state (Params.PartialState), the pairs of data whose state it keeps
+	// and the pairs of supported data met.
+	PairsKept, PairsMet int64
 }
 
 // Unpaired is a handler some of whose samples formed no pairs of a type.
@@ -107,14 +134,26 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		opts.Catalog = invariants.Builtins()
 	}
 	workers := parallel.Workers(opts.Workers, len(paths))
-	outcomes := make([]traceOutcome, len(paths))
-	all := &learned{handlers: make(map[string]*handlerState)}
+	params := opts.params(paths)
 	ws := make([]*worker, workers)
 	for i := range ws {
-		ws[i] = newWorker(opts.Catalog, opts.KeepSamples, all, opts.Ops)
+		ws[i] = newWorker(opts.KeepSamples, opts.Ops)
 	}
+	var supported map[string]*invariants.Supported
+	if params.PartialState {
+		counts := &counted{handlers: make(map[string]*invariants.SupportCounter)}
+		err := parallel.ForEach(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
+			return ws[w].trace(ctx, paths[i], opts.Stdin, &countPass{all: counts}).err
+		})
+		if err != nil {
+			return nil, err
+		}
+		supported = counts.supported(params.MinSupport)
+	}
+	outcomes := make([]traceOutcome, len(paths))
+	all := &learned{handlers: make(map[string]*handlerState)}
 	err := parallel.ForEach(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
-		outcomes[i] = ws[w].trace(ctx, paths[i], opts.Stdin)
+		outcomes[i] = ws[w].trace(ctx, paths[i], opts.Stdin, &learnPass{cat: opts.Catalog, all: all, supported: supported, syms: ws[w].syms})
 		return outcomes[i].err
 	})
 	if err != nil {
@@ -143,7 +182,12 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		}
 		apps, inputs = append(apps, o.app), append(inputs, o.id)
 	}
-	res.Spec = newSpec(opts.Catalog, opts.params(), res.Traces, sortedSet(apps), sortedSet(inputs), all.handlers)
+	res.Spec = newSpec(opts.Catalog, params, res.Traces, sortedSet(apps), sortedSet(inputs), all.handlers)
+	for _, s := range supported {
+		n, met := s.Pairs()
+		res.PairsKept += n
+		res.PairsMet += met
+	}
 	return res, nil
 }
 
@@ -193,25 +237,122 @@ func sortedSet(s []string) []string {
 	return slices.Compact(s)
 }
 
-// worker learns from one trace at a time, into its own handler states,
-// with one Symbols table that it empties before each trace.
+// counted is the first pass's count of the samples of every datum and
+// pair of data, by handler, which the workers share.
+type counted struct {
+	mu       sync.Mutex
+	handlers map[string]*invariants.SupportCounter
+}
+
+// supported returns, by handler, what was met in at least least samples.
+func (c *counted) supported(least int64) map[string]*invariants.Supported {
+	out := make(map[string]*invariants.Supported, len(c.handlers))
+	for h, sc := range c.handlers {
+		out[h] = sc.Supported(least)
+		delete(c.handlers, h) // its memory goes as the next is counted
+	}
+	return out
+}
+
+// A pass is what a worker does with the samples of a trace.
+type pass interface {
+	// add takes one sample of the handler.
+	add(handler traces.Sym, vars []invariants.Var)
+	// reset drops the trace's samples so far: it has an error op, and
+	// what is learned of it is read again.
+	reset()
+	// done hands over what was gathered of the trace, whose symbols are
+	// syms.
+	done(syms *traces.Symbols)
+}
+
+// countPass counts each trace's samples (the first of two passes).
+type countPass struct {
+	all   *counted
+	local map[traces.Sym]*invariants.SupportCounter
+}
+
+func (p *countPass) add(handler traces.Sym, vars []invariants.Var) {
+	if p.local == nil {
+		p.local = make(map[traces.Sym]*invariants.SupportCounter)
+	}
+	c := p.local[handler]
+	if c == nil {
+		c = invariants.NewSupportCounter()
+		p.local[handler] = c
+	}
+	c.Add(vars)
+}
+
+func (p *countPass) reset() { clear(p.local) }
+
+func (p *countPass) done(syms *traces.Symbols) {
+	p.all.mu.Lock()
+	defer p.all.mu.Unlock()
+	for sym, c := range p.local {
+		name := syms.String(sym)
+		if all := p.all.handlers[name]; all != nil {
+			all.Merge(c)
+		} else {
+			p.all.handlers[name] = c
+		}
+	}
+}
+
+// learnPass learns from each trace's samples, only what supported holds
+// of a handler if it is set.
+type learnPass struct {
+	cat       *invariants.Catalog
+	all       *learned
+	supported map[string]*invariants.Supported
+	syms      *traces.Symbols
+	local     map[traces.Sym]*invariants.Learner
+}
+
+func (p *learnPass) add(handler traces.Sym, vars []invariants.Var) {
+	if p.local == nil {
+		p.local = make(map[traces.Sym]*invariants.Learner)
+	}
+	l := p.local[handler]
+	if l == nil {
+		l = invariants.NewLearner(p.cat)
+		if p.supported != nil {
+			s := p.supported[p.syms.String(handler)]
+			if s == nil {
+				s = noneSupported // not met in the first pass: cannot be
+			}
+			l.Restrict(s)
+		}
+		p.local[handler] = l
+	}
+	l.Add(vars)
+}
+
+// noneSupported supports nothing.
+var noneSupported = invariants.NewSupportCounter().Supported(1)
+
+func (p *learnPass) reset() { clear(p.local) }
+
+func (p *learnPass) done(syms *traces.Symbols) { p.all.merge(syms, p.local) }
+
+// worker reads one trace at a time, with one Symbols table that it
+// empties before each trace.
 type worker struct {
-	cat   *invariants.Catalog
 	syms  *traces.Symbols
 	names *Names
 	keep  bool
-	all   *learned // where each trace's learners go
 	vars  []invariants.Var
 	ops   func(n int) // Options.Ops
 }
 
-func newWorker(cat *invariants.Catalog, keep bool, all *learned, ops func(int)) *worker {
+func newWorker(keep bool, ops func(int)) *worker {
 	syms := traces.NewSymbols()
-	return &worker{cat: cat, syms: syms, names: NewNames(syms), keep: keep, all: all, ops: ops}
+	return &worker{syms: syms, names: NewNames(syms), keep: keep, ops: ops}
 }
 
-// trace learns from the trace at path ("-": stdin, or os.Stdin if nil).
-func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out traceOutcome) {
+// trace reads the trace at path ("-": stdin, or os.Stdin if nil) and
+// gives its samples to p.
+func (w *worker) trace(ctx context.Context, path string, stdin io.Reader, p pass) (out traceOutcome) {
 	// Ids need not compare across traces (handler states merge by name),
 	// so the table is emptied for each trace: otherwise every id of every
 	// trace the worker read (each event's, each object's) would stay.
@@ -246,7 +387,6 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 		return traceOutcome{err: fmt.Errorf("learn: %w", err)}
 	}
 	defer r.Close()
-	local := make(map[traces.Sym]*invariants.Learner)
 	var reopen func() (*traces.Reader, error)
 	if !stdinTrace {
 		reopen = func() (*traces.Reader, error) {
@@ -254,15 +394,10 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 		}
 	}
 	reset := func() {
-		clear(local)
+		p.reset()
 		out.samples, out.kept = 0, nil
 	}
 	cut, err := correctInvocations(ctx, r, reopen, func() *Sampler { return NewSampler(w.syms) }, func(inv *Invocation, _ int) {
-		l := local[inv.Handler]
-		if l == nil {
-			l = invariants.NewLearner(w.cat)
-			local[inv.Handler] = l
-		}
 		w.vars = w.vars[:0]
 		for _, b := range inv.Bindings {
 			w.vars = append(w.vars, invariants.Var{
@@ -270,7 +405,7 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 				Deref: b.Deref, Guarded: b.Guarded, Tested: b.Tested, Flag: b.Flag,
 			})
 		}
-		l.Add(w.vars)
+		p.add(inv.Handler, w.vars)
 		out.samples++
 		if w.keep {
 			out.kept = append(out.kept, Sample{Handler: w.syms.String(inv.Handler), Vars: append([]invariants.Var(nil), w.vars...)})
@@ -292,6 +427,6 @@ func (w *worker) trace(ctx context.Context, path string, stdin io.Reader) (out t
 		return traceOutcome{err: fmt.Errorf("learn: read %s: %w", path, err)}
 	}
 	out.id = hex.EncodeToString(hash.Sum(nil)[:8])
-	w.all.merge(w.syms, local)
+	p.done(w.syms)
 	return out
 }

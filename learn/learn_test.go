@@ -146,7 +146,7 @@ func TestMergeEqualsLearningOnAll(t *testing.T) {
 	}
 	for name, paths := range corpora {
 		t.Run(name, func(t *testing.T) {
-			opts := Options{Catalog: cat, MinSupport: 1}
+			opts := Options{Catalog: cat, Mergeable: true}
 			want := encode(t, learnSpec(t, paths, opts))
 			r := rand.New(rand.NewPCG(uint64(len(paths)), 9))
 			for split := range splits {
@@ -165,6 +165,94 @@ func TestMergeEqualsLearningOnAll(t *testing.T) {
 				}
 				if got := encode(t, merged); !bytes.Equal(got, want) {
 					t.Fatalf("split %d into %d shards: merged spec differs from learning on all\n%s", split, k, firstDiff(got, want))
+				}
+			}
+		})
+	}
+}
+
+// appShaped writes n traces of the generator's app shape of the given
+// number of events, with shorter worker threads: handlers that read many
+// data, most pairs of which meet once.
+func appShaped(t testing.TB, n, events int) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for i := range n {
+		path := filepath.Join(dir, fmt.Sprintf("app-%03d.lct", i))
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := tracetest.App(events, int64(i+1))
+		cfg.WorkerActions = 100
+		if err := tracetest.Generate(cfg).Encode(f, traces.LCT); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	return paths
+}
+
+// learnedConditions lists a spec's conditions with their support and
+// confidence.
+func learnedConditions(sp *Spec) []string {
+	var out []string
+	for _, c := range sp.Conditions() {
+		out = append(out, fmt.Sprintf("%s support=%d confidence=%v", c.Text(), c.Support, c.Confidence))
+	}
+	return out
+}
+
+// TestPartialState: learning only what can reach the support (the
+// default) learns the same conditions as keeping every datum and pair,
+// from a spec whose state is a fraction of it, which says so; such specs
+// merge only by force.
+func TestPartialState(t *testing.T) {
+	corpora := map[string][]string{
+		"app":       appShaped(t, 4, 600),
+		"generated": generated(t, 8, 100),
+	}
+	for name, paths := range corpora {
+		t.Run(name, func(t *testing.T) {
+			for _, cat := range []*invariants.Catalog{nil, testCatalog(t)} {
+				full := learnResult(t, paths, Options{Catalog: cat, Mergeable: true})
+				part := learnResult(t, paths, Options{Catalog: cat})
+				if a, b := learnedConditions(full.Spec), learnedConditions(part.Spec); !slices.Equal(a, b) {
+					t.Fatalf("user templates %v: conditions differ:\nwhole state: %q\npartial:     %q", cat != nil, a, b)
+				}
+				if name == "app" && !slices.ContainsFunc(full.Spec.Conditions(), func(c *Condition) bool { return len(c.Vars) == 2 }) {
+					t.Fatal("no condition of a pair learned")
+				}
+				if full.Spec.Params.PartialState || !part.Spec.Params.PartialState {
+					t.Fatalf("partial_state: %v with the whole state, %v without", full.Spec.Params.PartialState, part.Spec.Params.PartialState)
+				}
+				pairs := func(sp *Spec) (n int) {
+					for _, h := range sp.Handlers {
+						n += len(h.LearningState().Pairs)
+					}
+					return n
+				}
+				whole, kept := pairs(full.Spec), pairs(part.Spec)
+				if int64(kept) != part.PairsKept || kept >= whole || part.PairsMet > int64(whole) || part.PairsMet <= part.PairsKept {
+					t.Fatalf("pairs: %d in the whole state, %d kept of %d met (result: %d kept)", whole, kept, part.PairsMet, part.PairsKept)
+				}
+				t.Logf("user templates %v: %d pairs in the whole state, %d kept; spec %d bytes, %d", cat != nil, whole, kept, len(encode(t, full.Spec)), len(encode(t, part.Spec)))
+				if cat == nil {
+					back := reparse(t, part.Spec)
+					if !back.Params.PartialState {
+						t.Fatal("partial_state lost in the spec file")
+					}
+					if _, err := Merge(back, reparse(t, full.Spec)); err == nil || !strings.Contains(err.Error(), "--mergeable") {
+						t.Fatalf("merging a partial state: %v, want a refusal that names --mergeable", err)
+					}
+					m, err := MergeWith(MergeOptions{Force: true}, back)
+					if err != nil || !m.Params.PartialState {
+						t.Fatalf("forced merge: %v, partial_state %v", err, m != nil && m.Params.PartialState)
+					}
 				}
 			}
 		})
@@ -337,8 +425,8 @@ func TestSpecRoundTrip(t *testing.T) {
 // survive a merge.
 func TestMergeKeepsEdits(t *testing.T) {
 	paths := recorded(t, "mytracks", 10, 150)
-	a := reparse(t, learnSpec(t, paths[:5], Options{}))
-	b := reparse(t, learnSpec(t, paths[5:], Options{}))
+	a := reparse(t, learnSpec(t, paths[:5], Options{Mergeable: true}))
+	b := reparse(t, learnSpec(t, paths[5:], Options{Mergeable: true}))
 	var h *Handler
 	for _, hh := range a.Handlers {
 		if len(hh.Conditions) >= 2 {
@@ -388,12 +476,12 @@ func TestMergeKeepsEdits(t *testing.T) {
 
 func TestMergeRefusesMismatches(t *testing.T) {
 	paths := recorded(t, "mytracks", 10, 150)
-	a := learnSpec(t, paths[:3], Options{})
-	b := learnSpec(t, paths[3:6], Options{Limit: 0.05})
+	a := learnSpec(t, paths[:3], Options{Mergeable: true})
+	b := learnSpec(t, paths[3:6], Options{Limit: 0.05, Mergeable: true})
 	if _, err := Merge(a, b); err == nil || !strings.Contains(err.Error(), "--confidence") {
 		t.Errorf("different limits: %v", err)
 	}
-	c := learnSpec(t, paths[3:6], Options{Catalog: testCatalog(t)})
+	c := learnSpec(t, paths[3:6], Options{Catalog: testCatalog(t), Mergeable: true})
 	if _, err := Merge(a, c); err == nil || !strings.Contains(err.Error(), "--templates") {
 		t.Errorf("different templates: %v", err)
 	}
@@ -408,11 +496,11 @@ func TestMergeRefusesMismatches(t *testing.T) {
 	if _, err := Merge(a, reparse(t, a)); err == nil || !strings.Contains(err.Error(), "specs 1 and 2 were both learned from trace") {
 		t.Errorf("a spec with itself: %v", err)
 	}
-	overlap := learnSpec(t, paths[2:5], Options{})
+	overlap := learnSpec(t, paths[2:5], Options{Mergeable: true})
 	if _, err := Merge(a, overlap); err == nil || !strings.Contains(err.Error(), "count its samples twice") {
 		t.Errorf("overlapping shards: %v", err)
 	}
-	other := learnSpec(t, recorded(t, "vlc", 3, 100), Options{})
+	other := learnSpec(t, recorded(t, "vlc", 3, 100), Options{Mergeable: true})
 	if _, err := Merge(a, other); err == nil || !strings.Contains(err.Error(), "different apps (android/mytracks, android/vlc)") {
 		t.Errorf("two apps: %v", err)
 	}
@@ -496,24 +584,32 @@ func TestOpsProgress(t *testing.T) {
 			}
 		}
 	}
-	heard := func(paths ...string) int64 {
-		var ops atomic.Int64
-		_, err := Learn(context.Background(), paths, Options{Ops: func(n int) { ops.Add(int64(n)) }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ops.Load()
-	}
 	box, errored := "testdata/traces/box.jsonl", "testdata/traces/errored.jsonl"
 	b, _ := count(box)
-	if got := heard(box, box); got != 2*b {
-		t.Errorf("box twice: %d ops heard of, want %d", got, 2*b)
-	}
 	e, toError := count(errored)
 	if e == toError {
 		t.Fatalf("%s: no op after its error op", errored)
 	}
-	if got, lo, hi := heard(box, errored), b+2*toError, b+2*e; got < lo || got > hi {
-		t.Errorf("box and errored: %d ops heard of, want %d to %d", got, lo, hi)
+	// Each trace is read once per pass: twice unless the whole state is
+	// kept.
+	for _, opts := range []Options{{Mergeable: true}, {}} {
+		passes := int64(opts.Passes([]string{box}))
+		heard := func(paths ...string) int64 {
+			var ops atomic.Int64
+			opts.Ops = func(n int) { ops.Add(int64(n)) }
+			if _, err := Learn(context.Background(), paths, opts); err != nil {
+				t.Fatal(err)
+			}
+			return ops.Load()
+		}
+		if got := heard(box, box); got != passes*2*b {
+			t.Errorf("%d passes, box twice: %d ops heard of, want %d", passes, got, passes*2*b)
+		}
+		if got, lo, hi := heard(box, errored), passes*(b+2*toError), passes*(b+2*e); got < lo || got > hi {
+			t.Errorf("%d passes, box and errored: %d ops heard of, want %d to %d", passes, got, lo, hi)
+		}
+	}
+	if n := (Options{}).Passes([]string{box}); n != 2 {
+		t.Errorf("learning %s reads it %d times, want 2", box, n)
 	}
 }

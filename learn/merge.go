@@ -14,7 +14,8 @@ import (
 // Merge combines specs learned on disjoint sets of traces (shards) into
 // the spec of all of them: the same, byte for byte, as learning on all the
 // traces at once. The specs must have been learned with the same
-// parameters and templates, and keep their learning state.
+// parameters and templates, and keep their whole learning state
+// (Options.Mergeable).
 //
 // A user's edits survive: a condition disabled in any input stays
 // disabled, a condition deleted from an input (its state still implies
@@ -26,8 +27,11 @@ func Merge(specs ...*Spec) (*Spec, error) {
 
 // MergeOptions change what Merge accepts.
 type MergeOptions struct {
-	// Force merges specs of different apps, and specs learned from some
-	// of the same traces (whose samples then count twice).
+	// Force merges specs of different apps, specs learned from some of
+	// the same traces (whose samples then count twice), and specs that
+	// keep only part of their learning state (Params.PartialState), whose
+	// merge lacks the samples of the data and pairs a spec kept too few
+	// of: it may miss conditions, and keep some those samples falsified.
 	Force bool
 }
 
@@ -42,6 +46,11 @@ func MergeWith(opts MergeOptions, specs ...*Spec) (*Spec, error) {
 	}
 	first := specs[0]
 	if !opts.Force {
+		for i, sp := range specs {
+			if sp.Params.PartialState {
+				return nil, fmt.Errorf("merge: spec %d keeps the learning state of only the data and pairs of data met in %d samples or more: merged, it would lack the samples of the others and could keep conditions they falsified; learn the shards with --mergeable (or merge with --force)", i+1, sp.Params.MinSupport)
+			}
+		}
 		if err := checkProvenance(specs); err != nil {
 			return nil, err
 		}
@@ -51,7 +60,7 @@ func MergeWith(opts MergeOptions, specs ...*Spec) (*Spec, error) {
 		return nil, err
 	}
 	for i, sp := range specs[1:] {
-		if sp.Params != first.Params {
+		if sp.Params.Limit != first.Params.Limit || sp.Params.MinSupport != first.Params.MinSupport {
 			return nil, fmt.Errorf("merge: spec %d was learned with limit %v and min_samples %d, spec 1 with limit %v and min_samples %d: learn the shards with the same --confidence and --min-samples",
 				i+2, sp.Params.Limit, sp.Params.MinSupport, first.Params.Limit, first.Params.MinSupport)
 		}
@@ -70,6 +79,7 @@ func MergeWith(opts MergeOptions, specs ...*Spec) (*Spec, error) {
 	all := map[string]*acc{}
 	out := &Spec{Params: first.Params, Templates: first.Templates, catalog: cat}
 	for i, sp := range specs {
+		out.Params.PartialState = out.Params.PartialState || sp.Params.PartialState
 		out.Traces += sp.Traces
 		out.Apps = append(out.Apps, sp.Apps...)
 		out.Inputs = append(out.Inputs, sp.Inputs...)

@@ -56,6 +56,12 @@ type Params struct {
 	Limit float64 `json:"limit"`
 	// MinSupport is the fewest samples a condition needs (--min-samples).
 	MinSupport int64 `json:"min_samples"`
+	// PartialState says that the learning state keeps only the data and
+	// pairs of data met in at least MinSupport samples (learned without
+	// Options.Mergeable): all the conditions need, but merged with
+	// another spec's it would lack the samples of those each kept too few
+	// of.
+	PartialState bool `json:"partial_state,omitempty"`
 }
 
 func (p Params) options() invariants.Options {

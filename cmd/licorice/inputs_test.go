@@ -63,10 +63,10 @@ var goTypeName = regexp.MustCompile(`\*?\b[a-z]+\.[a-z]*[A-Z]\w*\b|\[\][a-z]+\b|
 // output file. The messages are in testdata/cli/inputs.golden.
 func TestInputs(t *testing.T) {
 	const trace = detectTrace
-	// A learned spec: merge wants the learning state a hand-written one
-	// lacks.
+	// A learned spec with its whole learning state (--mergeable): merge
+	// wants it, and a hand-written spec lacks it.
 	spec := filepath.Join(t.TempDir(), "learned.spec.json")
-	if _, errs, code := runCLI(t, nil, "learn", trace, "-o", spec); code != 0 {
+	if _, errs, code := runCLI(t, nil, "learn", "--mergeable", trace, "-o", spec); code != 0 {
 		t.Fatalf("learn: %s", errs)
 	}
 	cases := []inputCase{

@@ -23,6 +23,7 @@ func newLearnCmd() *cobra.Command {
 		minSamples int64
 		jobs       int
 		daikon     string
+		mergeable  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "learn TRACE|DIR... -o SPEC",
@@ -42,10 +43,16 @@ with its file and line.
 
 The spec (JSON) lists per handler its conditions, each with its support (the
 samples it was checked on) and its confidence (1 minus the chance that it
-held by accident), and keeps the learning state, so that specs learned on
-shards combine with "licorice spec merge" into the spec of all the traces.
-Edit it freely: delete a condition or mark it "disabled": true, or
-"pinned": true to keep it through merges.
+held by accident), and keeps the learning state of the data and pairs of
+data met in --min-samples samples or more: every condition is learned from
+them, and the others cannot yield one. To keep that, learn reads each trace
+twice: once to count, once to learn. With --mergeable it reads each trace
+once and keeps the state of every datum and pair met, so that specs learned
+on shards combine with "licorice spec merge" into the spec of all the
+traces; a handler that reads many data forms millions of pairs, most met
+once, whose state then fills memory and the spec. Edit the spec freely:
+delete a condition or mark it "disabled": true, or "pinned": true to keep it
+through merges.
 
 Example:
 
@@ -92,14 +99,20 @@ and samples there were, and how many conditions of each kind were learned.`,
 					return fmt.Errorf("learn: --emit-daikon: %w", err)
 				}
 			}
-			bar := progress.New(cmd.ErrOrStderr(), "learn", "traces", int64(len(paths)), progress.Also("ops read"))
-			res, err := learn.Learn(cmd.Context(), paths, learn.Options{
+			opts := learn.Options{
 				Catalog: cat, Limit: limit, MinSupport: minSamples, Workers: jobs,
-				Progress:    func(int) { bar.Add(1) },
-				Ops:         func(n int) { bar.AddAlso(int64(n)) },
 				KeepSamples: daikon != "",
+				Mergeable:   mergeable,
 				Stdin:       cmd.InOrStdin(),
-			})
+			}
+			unit := "traces"
+			if opts.Passes(paths) == 2 {
+				unit = "traces, counted then learned"
+			}
+			bar := progress.New(cmd.ErrOrStderr(), "learn", unit, int64(opts.Passes(paths)*len(paths)), progress.Also("ops read"))
+			opts.Progress = func(int) { bar.Add(1) }
+			opts.Ops = func(n int) { bar.AddAlso(int64(n)) }
+			res, err := learn.Learn(cmd.Context(), paths, opts)
 			bar.Done()
 			if err != nil {
 				return err
@@ -132,7 +145,8 @@ and samples there were, and how many conditions of each kind were learned.`,
 		"the largest chance that a condition held by accident; 0.01 is 99% confidence")
 	fl.Int64Var(&minSamples, "min-samples", invariants.DefaultMinSupport, "the fewest samples a condition must have been checked on")
 	fl.IntVarP(&jobs, "jobs", "j", 0, "traces to read at once (0: one per CPU)")
-	fl.StringVar(&daikon, "emit-daikon", "", "also write the samples as Daikon .decls/.dtrace files to this directory")
+	fl.StringVar(&daikon, "emit-daikon", "", "also write the samples as Daikon .decls/.dtrace files to this directory (keeps the whole state, as --mergeable)")
+	fl.BoolVar(&mergeable, "mergeable", false, `keep the learning state of every datum and pair of data met, not only of those met in --min-samples samples, so that "spec merge" combines the spec with others exactly; reads each trace once`)
 	return cmd
 }
 
@@ -178,6 +192,10 @@ func printLearnSummary(w io.Writer, res *learn.Result, out, daikon string) {
 			fmt.Fprint(w, ", ...")
 		}
 		fmt.Fprintln(w, ")")
+	}
+	if sp.Params.PartialState {
+		fmt.Fprintf(w, "kept the state of %s met in %d samples or more of %s met (--mergeable keeps all)\n",
+			count(int(res.PairsKept), "pair"), sp.Params.MinSupport, count(int(res.PairsMet), "pair"))
 	}
 	if out != "-" {
 		fmt.Fprintf(w, "wrote %s\n", out)

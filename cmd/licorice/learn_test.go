@@ -75,10 +75,21 @@ func TestLearnCommandErrors(t *testing.T) {
 func TestSpecMergeCommand(t *testing.T) {
 	dir := t.TempDir()
 	all, a, b, merged := filepath.Join(dir, "all.json"), filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "m.json")
+	// Without --mergeable a spec keeps only what its conditions need, and
+	// merging it is refused.
+	if _, errs, code := runCLI(t, nil, "learn", boxTrace, "-o", a); code != 0 {
+		t.Fatalf("learn: %s", errs)
+	}
+	if _, errs, code := runCLI(t, nil, "spec", "merge", a, a, "-o", merged); code != 1 || !strings.Contains(errs, "learn the shards with --mergeable") {
+		t.Errorf("merging a spec learned without --mergeable: status %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(merged); err == nil {
+		t.Error("a refused merge wrote its output")
+	}
 	for _, run := range [][]string{
-		{"learn", boxTrace, erroredTrace, "-o", all},
-		{"learn", boxTrace, "-o", a},
-		{"learn", erroredTrace, "-o", b},
+		{"learn", "--mergeable", boxTrace, erroredTrace, "-o", all},
+		{"learn", "--mergeable", boxTrace, "-o", a},
+		{"learn", "--mergeable", erroredTrace, "-o", b},
 	} {
 		if _, errs, code := runCLI(t, nil, run...); code != 0 {
 			t.Fatalf("%q: %s", run, errs)

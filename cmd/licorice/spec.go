@@ -137,15 +137,18 @@ func newSpecMergeCmd() *cobra.Command {
 		Long: `Merge combines specs learned on disjoint sets of training traces into the
 spec of all of them: the same, byte for byte, as learning on all the traces
 at once. So learning can be split across machines. The specs must have been
-learned with the same --confidence, --min-samples and --templates.
+learned with --mergeable (which keeps the state of every datum and pair of
+data: without it, a spec keeps only those met in --min-samples samples or
+more, and a merge would lack the samples of the others), and with the same
+--confidence, --min-samples and --templates.
 
 A user's edits survive: a condition disabled (or deleted) in an input is
 disabled in the output; a pinned condition is kept.
 
 Example:
 
-  licorice learn train/a/ -o a.spec.json
-  licorice learn train/b/ -o b.spec.json
+  licorice learn --mergeable train/a/ -o a.spec.json
+  licorice learn --mergeable train/b/ -o b.spec.json
   licorice spec merge a.spec.json b.spec.json -o all.spec.json`,
 		Args: argsFor(1, -1, "the spec files to merge"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -185,7 +188,7 @@ Example:
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", `the spec file to write ("-": standard output)`)
-	cmd.Flags().BoolVar(&force, "force", false, "merge specs of different apps, or learned from some of the same traces")
+	cmd.Flags().BoolVar(&force, "force", false, "merge specs of different apps, learned from some of the same traces, or learned without --mergeable (inexact)")
 	return cmd
 }
 
