@@ -310,6 +310,45 @@ func (l *Learner) binary(X, Y string, e *pairRec, keep func(*Condition)) {
 	}
 }
 
+// pairSpent reports whether no condition can come of the pair whatever
+// samples follow: binary proposes none of its relations (each broken, or
+// its kind of operands gone), its tuples are too many for a one-of set,
+// and no user template can propose one (one did not apply to a sample,
+// failed, or was false). Every count and flag it reads only grows, and
+// its kinds of operands only narrow, so a spent pair stays spent. It
+// follows binary: a relation added there must be added here.
+func (l *Learner) pairSpent(e *pairRec) bool {
+	p := e.state
+	if p == nil || !p.ManyTuples {
+		return false
+	}
+	n := p.N
+	for _, t := range l.cat.binary {
+		for _, name := range []string{t.Name, t.Name + swappedSuffix} {
+			if name != t.Name && t.user.decl.Symmetric {
+				continue
+			}
+			if st := e.user[name]; st != nil && st.N == n && st.Errors == 0 && (t.user.fitter != fitNone || st.False == 0) {
+				return false
+			}
+		}
+	}
+	switch {
+	case p.Num == n:
+		if p.Lt == 0 || p.Eq == 0 || p.Gt == 0 {
+			return false
+		}
+		broken := uint16(failLinear | failSquareXY | failSquareYX)
+		if p.Ints == n {
+			broken |= failDivXY | failDivYX | failDisjoint | failSubsetXY | failSubsetYX
+		}
+		return p.Fails&broken == broken
+	case p.Ptr == n || p.Bools == n:
+		return p.Same > 0 && p.Diff > 0
+	}
+	return true
+}
+
 // userConditions proposes the conditions of a user template on data
 // whose every sample it applied to.
 func userConditions(t *Template, st *UserState, vars []string) []*Condition {

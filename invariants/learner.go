@@ -255,6 +255,9 @@ type Learner struct {
 	// (Restrict); sids holds the numbers there of Add's sample.
 	only *Supported
 	sids []int32
+	// spent holds, when only is set, the pairs no condition can come of
+	// any more (pairSpent), whose state is dropped.
+	spent map[pairKey]struct{}
 }
 
 // NewLearner returns an empty learner trying the templates of cat.
@@ -265,13 +268,36 @@ func NewLearner(cat *Catalog) *Learner {
 // Restrict makes the learner learn only the data and pairs of s, and its
 // guards only from the samples in which a datum of s was true: those a
 // condition can be learned from, if s holds what was met in at least the
-// MinSupport the conditions will be inferred with. Call it before the
-// first Add. The conditions inferred are the same as without it; the state
-// lacks the others, so merging it with another learner's is not exact.
+// MinSupport the conditions will be inferred with. It also drops the state
+// of a pair once no condition can come of it whatever samples follow
+// (every relation broken). Call it before the first Add. The conditions
+// inferred are the same as without it; the state lacks the rest, so
+// merging it with another learner's is not exact.
 func (l *Learner) Restrict(s *Supported) { l.only = s }
+
+// spend drops the state of the pair of key, of which no condition can
+// come any more, and remembers that.
+func (l *Learner) spend(key pairKey) {
+	delete(l.pairs, key)
+	delete(l.singles, key)
+	if l.spent == nil {
+		l.spent = make(map[pairKey]struct{})
+	}
+	l.spent[key] = struct{}{}
+}
+
+// isSpent reports whether the pair of key is spent.
+func (l *Learner) isSpent(key pairKey) bool {
+	_, ok := l.spent[key]
+	return ok
+}
 
 // pairCount returns the number of pairs the learner knows.
 func (l *Learner) pairCount() int { return len(l.pairs) + len(l.singles) }
+
+// Pairs returns the number of pairs of data whose state the learner keeps
+// (its guards' aside).
+func (l *Learner) Pairs() int { return l.pairCount() }
 
 // rec returns the learner's record of the pair of key to add to, made
 // (from its single, if it has one) if need be.
@@ -295,10 +321,22 @@ func (l *Learner) newRec(key pairKey) *pairRec {
 }
 
 // firstSingle keeps s as the single of the pair of key, which has no
-// record, if the pair was never met; it reports whether it did.
+// record, if the pair was never met (or spends it: Restrict); it reports
+// whether it did.
 func (l *Learner) firstSingle(key pairKey, s single) bool {
 	if _, met := l.singles[key]; met {
 		return false
+	}
+	if l.only != nil {
+		// One sample breaks every relation only if its values are of no
+		// one class, or a NaN: only those can be spent.
+		r := s.rec()
+		if pt := r.once.point(); pt.X.class() != pt.Y.class() || pt.X.IsNaN() || pt.Y.IsNaN() {
+			if r.state = r.State(); l.pairSpent(&r) {
+				l.spend(key)
+				return true
+			}
+		}
 	}
 	l.singles[key] = s
 	return true
@@ -419,6 +457,9 @@ func (l *Learner) addPair(a, b *Var) {
 		a, b = b, a
 	}
 	key := l.key(a.Name, b.Name)
+	if l.isSpent(key) {
+		return
+	}
 	p := l.pairs[key]
 	if p == nil {
 		if a.Val.str == "" && b.Val.str == "" && !l.userApplies(a.Val, b.Val) &&
@@ -436,6 +477,9 @@ func (l *Learner) addPair(a, b *Var) {
 		if !t.user.decl.Symmetric {
 			userState(&p.user, t.Name+swappedSuffix).add(t.user, b.Val, a.Val)
 		}
+	}
+	if l.only != nil && l.pairSpent(p) {
+		l.spend(key)
 	}
 }
 
@@ -478,13 +522,26 @@ func (l *Learner) Merge(o *Learner) {
 		vs.Summary.Merge(&ov.Summary)
 		l.mergeUser(&vs.User, ov.User)
 	}
+	for ok := range o.spent {
+		l.spend(l.key(o.pairNames(ok)))
+	}
 	for ok, op := range o.pairs {
-		p := l.rec(l.key(o.pairNames(ok)))
+		key := l.key(o.pairNames(ok))
+		if l.isSpent(key) {
+			continue
+		}
+		p := l.rec(key)
 		p.merge(op)
 		l.mergeUser(&p.user, op.user)
+		if l.only != nil && l.pairSpent(p) {
+			l.spend(key)
+		}
 	}
 	for ok, os := range o.singles {
 		key := l.key(o.pairNames(ok))
+		if l.isSpent(key) {
+			continue
+		}
 		p := l.pairs[key]
 		if p == nil {
 			if l.firstSingle(key, os) {
@@ -494,6 +551,9 @@ func (l *Learner) Merge(o *Learner) {
 		}
 		r := os.rec()
 		p.merge(&r)
+		if l.only != nil && l.pairSpent(p) {
+			l.spend(key)
+		}
 	}
 	for g, og := range o.guards {
 		l.guard(g).Merge(og)

@@ -112,16 +112,14 @@ func (c *SupportCounter) Supported(least int64) *Supported {
 			next[id]++
 		}
 	}
-	// For each datum x, count the groups it shares with each y > x.
+	// For each datum x, count the groups it shares with each y > x. (A
+	// pair is met no more often than each of its data.)
 	count := make([]int64, len(c.names))
 	var met []int32
 	for x := range c.names {
-		if c.n[x] < least {
-			continue
-		}
 		for _, g := range in[start[x]:start[x+1]] {
 			for _, y := range c.groups[g+1 : g+1+c.groups[g]] {
-				if int(y) <= x || c.n[y] < least {
+				if int(y) <= x {
 					continue
 				}
 				if count[y] == 0 {
@@ -149,14 +147,13 @@ func (c *SupportCounter) Supported(least int64) *Supported {
 type Supported struct {
 	ids   map[string]int32 // the data, by name
 	pairs map[pairKey]struct{}
-	met   int64 // pairs of the data counted, supported or not
+	met   int64 // pairs met, supported or not
 }
 
 // Data returns the number of supported data.
 func (s *Supported) Data() int { return len(s.ids) }
 
-// Pairs returns the number of supported pairs, and of the pairs of
-// supported data met in any sample.
+// Pairs returns the number of supported pairs, and of the pairs met.
 func (s *Supported) Pairs() (supported, met int64) { return int64(len(s.pairs)), s.met }
 
 // id returns the datum's number, or -1 if it is not supported.

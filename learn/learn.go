@@ -92,10 +92,13 @@ type Result struct {
 	// more data of one abstract type than pairs are learned from
 	// (invariants.MaxPairGroup).
 	Unpaired []Unpaired
-	// PairsKept and PairsMet are, when the spec keeps only the supported
-	// state (Params.PartialState), the pairs of data whose state it keeps
-	// and the pairs of supported data met.
-	PairsKept, PairsMet int64
+	// PairsMet, PairsSupported and PairsKept are, when the spec keeps only
+	// what conditions can come of (Params.PartialState), the pairs of
+	// data met, those met in at least MinSupport samples, and those of
+	// them whose state the spec keeps (the others can yield no condition
+	// whatever samples follow: every relation is broken). Guards' pairs
+	// are not counted.
+	PairsMet, PairsSupported, PairsKept int64
 }
 
 // Unpaired is a handler some of whose samples formed no pairs of a type.
@@ -185,8 +188,13 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	res.Spec = newSpec(opts.Catalog, params, res.Traces, sortedSet(apps), sortedSet(inputs), all.handlers)
 	for _, s := range supported {
 		n, met := s.Pairs()
-		res.PairsKept += n
+		res.PairsSupported += n
 		res.PairsMet += met
+	}
+	if supported != nil {
+		for _, h := range all.handlers {
+			res.PairsKept += int64(h.learner.Pairs())
+		}
 	}
 	return res, nil
 }

@@ -194,8 +194,8 @@ func printLearnSummary(w io.Writer, res *learn.Result, out, daikon string) {
 		fmt.Fprintln(w, ")")
 	}
 	if sp.Params.PartialState {
-		fmt.Fprintf(w, "kept the state of %s met in %d samples or more of %s met (--mergeable keeps all)\n",
-			count(int(res.PairsKept), "pair"), sp.Params.MinSupport, count(int(res.PairsMet), "pair"))
+		fmt.Fprintf(w, "pairs of data: %d met, %d of them in %d samples or more, %d of those with a relation not yet broken, whose state is kept (--mergeable keeps all)\n",
+			res.PairsMet, res.PairsSupported, sp.Params.MinSupport, res.PairsKept)
 	}
 	if out != "-" {
 		fmt.Fprintf(w, "wrote %s\n", out)
