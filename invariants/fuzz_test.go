@@ -60,6 +60,19 @@ func FuzzLearnerState(f *testing.F) {
 	b, _ := json.Marshal(l.State())
 	f.Add(b)
 	f.Add([]byte(`{"samples":1,"pairs":[{"x":"b","y":"a"}]}`))
+	// A restricted learner's state: data with "many" values.
+	samples := withRareData(newRand(2), randomSamples(newRand(2), 30))
+	count := NewSupportCounter()
+	for _, s := range samples {
+		count.Add(s)
+	}
+	r := NewLearner(cat)
+	r.Restrict(count.Supported(3))
+	for _, s := range samples {
+		r.Add(s)
+	}
+	b, _ = json.Marshal(r.State())
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var st State
 		if json.Unmarshal(data, &st) != nil {

@@ -270,7 +270,8 @@ func NewLearner(cat *Catalog) *Learner {
 // condition can be learned from, if s holds what was met in at least the
 // MinSupport the conditions will be inferred with. It also drops the state
 // of a pair once no condition can come of it whatever samples follow
-// (every relation broken). Call it before the first Add. The conditions
+// (every relation broken), and a datum's distinct values once there are
+// more than MaxOneOf (Summary.Many). Call it before the first Add. The conditions
 // inferred are the same as without it; the state lacks the rest, so
 // merging it with another learner's is not exact.
 func (l *Learner) Restrict(s *Supported) { l.only = s }
@@ -401,6 +402,9 @@ func (l *Learner) Add(vars []Var) {
 			l.vars[v.Name] = vs
 		}
 		vs.add(v.Val, v.Deref, v.Guarded, v.Tested, v.Flag)
+		if l.only != nil {
+			vs.forgetValues()
+		}
 		for _, t := range l.cat.unary {
 			if _, ok := t.user.opType(v.Val, Value{}, 1); ok {
 				userState(&vs.User, t.Name).add(t.user, v.Val, Value{})
@@ -520,6 +524,9 @@ func (l *Learner) Merge(o *Learner) {
 			l.vars[name] = vs
 		}
 		vs.Summary.Merge(&ov.Summary)
+		if l.only != nil {
+			vs.forgetValues()
+		}
 		l.mergeUser(&vs.User, ov.User)
 	}
 	for ok := range o.spent {

@@ -49,6 +49,10 @@ type Summary struct {
 	// Small holds the smallest distinct numbers, booleans and strings seen
 	// (at most MaxOneOf+1), in Compare order.
 	Small []Value `json:"small,omitempty"`
+	// Many says that more than MaxOneOf distinct values were seen, kept
+	// instead of Small by a learner that keeps only what conditions need
+	// (Learner.Restrict): no constant or one-of set can come of them.
+	Many bool `json:"many,omitempty"`
 }
 
 // Add records one value. An Absent value is no sample.
@@ -97,7 +101,16 @@ func (s *Summary) add(v Value, deref, guarded, tested, flag bool) {
 			s.addNumber(v, 1)
 		}
 	}
-	s.Small = insertSmall(s.Small, v)
+	if !s.Many {
+		s.Small = insertSmall(s.Small, v)
+	}
+}
+
+// forgetValues replaces a full Small by Many.
+func (s *Summary) forgetValues() {
+	if len(s.Small) == smallCap {
+		s.Small, s.Many = nil, true
+	}
 }
 
 func (s *Summary) addNumber(v Value, n int64) {
@@ -170,6 +183,10 @@ func (s *Summary) Merge(o *Summary) {
 	if o.MinN > 0 {
 		s.addBounds(o.Min, o.MinN, o.MinRuns, o.Max, o.MaxN, o.MaxRuns)
 	}
+	if s.Many = s.Many || o.Many; s.Many {
+		s.Small = nil
+		return
+	}
 	for _, v := range o.Small {
 		s.Small = insertSmall(s.Small, v)
 	}
@@ -187,7 +204,7 @@ func (s *Summary) scalars() bool {
 
 // distinct returns the distinct values if there are at most MaxOneOf.
 func (s *Summary) distinct() ([]Value, bool) {
-	if len(s.Small) > MaxOneOf {
+	if s.Many || len(s.Small) > MaxOneOf {
 		return nil, false
 	}
 	return s.Small, true
@@ -216,6 +233,12 @@ func (s *Summary) validate() error {
 		return fmt.Errorf("bounds without numbers")
 	}
 	scalars := numbers + s.NaN + s.Bool + s.String
+	if s.Many {
+		if len(s.Small) > 0 || scalars < smallCap {
+			return fmt.Errorf("bad set of distinct values")
+		}
+		return nil
+	}
 	if len(s.Small) > smallCap || (scalars > 0) != (len(s.Small) > 0) || int64(len(s.Small)) > scalars {
 		return fmt.Errorf("bad set of distinct values")
 	}

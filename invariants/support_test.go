@@ -214,7 +214,9 @@ func filterState(l *Learner, st *State, s *Supported) *State {
 	out := &State{Samples: st.Samples, Vars: map[string]*VarState{}}
 	for name, vs := range st.Vars {
 		if s.id(name) >= 0 {
-			out.Vars[name] = vs
+			c := *vs
+			c.forgetValues()
+			out.Vars[name] = &c
 		}
 	}
 	for _, p := range st.Pairs {
@@ -269,4 +271,40 @@ func jsonOf(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestManyValuesStored: a stored summary may say it saw many values
+// instead of listing the smallest, if it has had as many, and then
+// proposes no constant or one-of set.
+func TestManyValuesStored(t *testing.T) {
+	const bounds = `"min":1,"max":9,"min_n":1,"max_n":1,"min_runs":1,"max_runs":1`
+	tests := []struct {
+		vars string
+		ok   bool
+	}{
+		{`{"x":{"n":5,"int":5,` + bounds + `,"many":true}}`, true},
+		{`{"x":{"n":5,"int":5,` + bounds + `,"small":[1,2,3,4]}}`, true},
+		{`{"x":{"n":5,"int":5,` + bounds + `,"small":[1],"many":true}}`, false},
+		{`{"x":{"n":3,"int":3,` + bounds + `,"many":true}}`, false},
+		{`{"x":{"n":5,"null":5,"many":true}}`, false},
+	}
+	for _, tc := range tests {
+		var st State
+		if err := json.Unmarshal([]byte(`{"samples":5,"vars":`+tc.vars+`}`), &st); err != nil {
+			t.Fatal(err)
+		}
+		l, err := NewLearnerFromState(Builtins(), &st)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: error %v, want ok %v", tc.vars, err, tc.ok)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		for _, c := range l.Infer(Options{MinSupport: 1, Limit: 1}) {
+			if name := c.Template.Name; name == "const" || name == "oneof" {
+				t.Errorf("%s: %s proposed", tc.vars, c.Text())
+			}
+		}
+	}
 }
