@@ -188,16 +188,16 @@ func summaryConditions(s *Summary, cond func(builtin) *Condition) []*Condition {
 	if !s.numbers() {
 		return out
 	}
-	if Compare(s.Min, s.Max) < 0 {
+	if Compare(s.Min.Value(), s.Max.Value()) < 0 {
 		lo, hi := pow(0.5, s.MinRuns), pow(0.5, s.MaxRuns)
 		c := cond(bRange)
-		c.A, c.B, c.Chance = s.Min, s.Max, max(lo, hi)
+		c.A, c.B, c.Chance = s.Min.Value(), s.Max.Value(), max(lo, hi)
 		out = append(out, c)
 		c = cond(bLower)
-		c.A, c.Chance = s.Min, lo
+		c.A, c.Chance = s.Min.Value(), lo
 		out = append(out, c)
 		c = cond(bUpper)
-		c.B, c.Chance = s.Max, hi
+		c.B, c.Chance = s.Max.Value(), hi
 		out = append(out, c)
 	}
 	if s.Zero == 0 {
@@ -215,7 +215,7 @@ func nonZeroRange(s *Summary) float64 {
 	if s.Float > 0 {
 		return 50
 	}
-	lo, hi := math.Min(s.Min.Float(), 0), math.Max(s.Max.Float(), 0)
+	lo, hi := math.Min(s.Min.Value().Float(), 0), math.Max(s.Max.Value().Float(), 0)
 	return math.Min(hi-lo+1, 50)
 }
 

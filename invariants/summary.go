@@ -39,12 +39,12 @@ type Summary struct {
 
 	// Min and Max are the extreme numbers (NaN aside), MinN and MaxN how
 	// many samples hit them, MinRuns and MaxRuns in how many runs.
-	Min     Value `json:"min,omitzero"`
-	Max     Value `json:"max,omitzero"`
-	MinN    int64 `json:"min_n,omitempty"`
-	MaxN    int64 `json:"max_n,omitempty"`
-	MinRuns int64 `json:"min_runs,omitempty"`
-	MaxRuns int64 `json:"max_runs,omitempty"`
+	Min     Number `json:"min,omitzero"`
+	Max     Number `json:"max,omitzero"`
+	MinN    int64  `json:"min_n,omitempty"`
+	MaxN    int64  `json:"max_n,omitempty"`
+	MinRuns int64  `json:"min_runs,omitempty"`
+	MaxRuns int64  `json:"max_runs,omitempty"`
 
 	// Small holds the smallest distinct numbers, booleans and strings seen
 	// (at most MaxOneOf+1), in Compare order.
@@ -127,19 +127,19 @@ func (s *Summary) addNumber(v Value, n int64) {
 // into s.
 func (s *Summary) addBounds(lo Value, loN, loRuns int64, hi Value, hiN, hiRuns int64) {
 	if s.MinN == 0 {
-		s.Min, s.MinN, s.MinRuns, s.Max, s.MaxN, s.MaxRuns = lo, loN, loRuns, hi, hiN, hiRuns
+		s.Min, s.MinN, s.MinRuns, s.Max, s.MaxN, s.MaxRuns = lo.number(), loN, loRuns, hi.number(), hiN, hiRuns
 		return
 	}
-	switch c := Compare(lo, s.Min); {
+	switch c := Compare(lo, s.Min.Value()); {
 	case c < 0:
-		s.Min, s.MinN, s.MinRuns = lo, loN, loRuns
+		s.Min, s.MinN, s.MinRuns = lo.number(), loN, loRuns
 	case c == 0:
 		s.MinN += loN
 		s.MinRuns += loRuns
 	}
-	switch c := Compare(hi, s.Max); {
+	switch c := Compare(hi, s.Max.Value()); {
 	case c > 0:
-		s.Max, s.MaxN, s.MaxRuns = hi, hiN, hiRuns
+		s.Max, s.MaxN, s.MaxRuns = hi.number(), hiN, hiRuns
 	case c == 0:
 		s.MaxN += hiN
 		s.MaxRuns += hiRuns
@@ -181,7 +181,7 @@ func (s *Summary) Merge(o *Summary) {
 	s.Tested += o.Tested
 	s.Flags += o.Flags
 	if o.MinN > 0 {
-		s.addBounds(o.Min, o.MinN, o.MinRuns, o.Max, o.MaxN, o.MaxRuns)
+		s.addBounds(o.Min.Value(), o.MinN, o.MinRuns, o.Max.Value(), o.MaxN, o.MaxRuns)
 	}
 	if s.Many = s.Many || o.Many; s.Many {
 		s.Small = nil
@@ -226,8 +226,8 @@ func (s *Summary) validate() error {
 	switch {
 	case s.NaN > s.Float, s.Zero > numbers, s.Deref > s.N, s.Guard > s.N, s.Tested > s.N, s.Flags > s.Tested:
 		return fmt.Errorf("inconsistent counts")
-	case numbers > 0 && (s.MinN < 1 || s.MaxN < 1 || s.MinRuns < 1 || s.MaxRuns < 1 || !s.Min.IsNumber() || !s.Max.IsNumber() ||
-		s.Min.IsNaN() || s.Max.IsNaN() || Compare(s.Min, s.Max) > 0 || s.MinN > numbers || s.MaxN > numbers):
+	case numbers > 0 && (s.MinN < 1 || s.MaxN < 1 || s.MinRuns < 1 || s.MaxRuns < 1 || !s.Min.Value().IsNumber() || !s.Max.Value().IsNumber() ||
+		s.Min.Value().IsNaN() || s.Max.Value().IsNaN() || Compare(s.Min.Value(), s.Max.Value()) > 0 || s.MinN > numbers || s.MaxN > numbers):
 		return fmt.Errorf("bad numeric bounds")
 	case numbers == 0 && (s.MinN != 0 || s.MaxN != 0 || s.Min.kind != Absent || s.Max.kind != Absent):
 		return fmt.Errorf("bounds without numbers")
@@ -247,5 +247,34 @@ func (s *Summary) validate() error {
 			return fmt.Errorf("bad set of distinct values")
 		}
 	}
+	return nil
+}
+
+// Number is a Value that is a number or absent (a summary's extremes), in
+// half the memory of a Value: it has no string. Its JSON is the Value's.
+type Number struct {
+	kind Kind
+	bits uint64
+}
+
+// number returns v, a number or absent, as a Number.
+func (v Value) number() Number { return Number{kind: v.kind, bits: v.bits} }
+
+// Value returns the number as a Value.
+func (n Number) Value() Value { return Value{kind: n.kind, bits: n.bits} }
+
+// MarshalJSON writes the number as its Value.
+func (n Number) MarshalJSON() ([]byte, error) { return n.Value().MarshalJSON() }
+
+// UnmarshalJSON reads a Value that must be a number.
+func (n *Number) UnmarshalJSON(b []byte) error {
+	var v Value
+	if err := v.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	if !v.IsNumber() {
+		return fmt.Errorf("%s is not a number", b)
+	}
+	*n = v.number()
 	return nil
 }

@@ -323,7 +323,7 @@ func TestCutsTracesAtErrors(t *testing.T) {
 	if h.Samples != 41 || h.Traces != 2 {
 		t.Errorf("Box.tick: %d samples, %d traces, want 41 and 2", h.Samples, h.Traces)
 	}
-	if max := h.LearningState().Vars["this.n"].Max; max != invariants.IntValue(5) {
+	if max := h.LearningState().Vars["this.n"].Max.Value(); !invariants.Equal(max, invariants.IntValue(5)) || max.Kind() != invariants.Int {
 		t.Errorf("Box.tick: this.n up to %v, want 5: the failing tick's 99 was learned", max)
 	}
 	if len(res.Spec.Inputs) != 2 {
@@ -341,7 +341,7 @@ func TestCutsTracesAtErrors(t *testing.T) {
 	if len(res.Cut) != 1 || h.Samples != 41 {
 		t.Errorf("cut %v, Box.tick %d samples; want 1 cut and 41 samples", res.Cut, h.Samples)
 	}
-	if max := h.LearningState().Vars["this.n"].Max; max != invariants.IntValue(5) {
+	if max := h.LearningState().Vars["this.n"].Max.Value(); !invariants.Equal(max, invariants.IntValue(5)) || max.Kind() != invariants.Int {
 		t.Errorf("Box.tick: this.n up to %v, want 5: the tick that caused the failure was learned", max)
 	}
 
