@@ -268,12 +268,12 @@ func NewLearner(cat *Catalog) *Learner {
 // Restrict makes the learner learn only the data and pairs of s, and its
 // guards only from the samples in which a datum of s was true: those a
 // condition can be learned from, if s holds what was met in at least the
-// MinSupport the conditions will be inferred with. It also drops the state
-// of a pair once no condition can come of it whatever samples follow
-// (every relation broken), and a datum's distinct values once there are
-// more than MaxOneOf (Summary.Many). Call it before the first Add. The conditions
-// inferred are the same as without it; the state lacks the rest, so
-// merging it with another learner's is not exact.
+// MinSupport the conditions will be inferred with. It also drops the
+// state of a pair once no condition can come of it whatever samples
+// follow (every relation broken), and a datum's distinct values once
+// there are more than MaxOneOf (Summary.Many). Call it before the first
+// Add. The conditions inferred are the same as without it; the state
+// lacks the rest, so merging it with another learner's is not exact.
 func (l *Learner) Restrict(s *Supported) { l.only = s }
 
 // spend drops the state of the pair of key, of which no condition can

@@ -10,8 +10,8 @@ import (
 // MinSupport samples (Options.MinSupport), and a datum or pair cannot be
 // checked on more samples than it has a value in. A handler that reads
 // many data meets most of its pairs in one or two samples (50 traces of
-// the generator's app shape form 17 million pairs of which 90% meet
-// once), so their state is nearly all of a learner's memory and of the
+// the generator's app shape form 18 million pairs, 90% of them met once),
+// so their state is nearly all of a learner's memory and of the
 // spec, for no condition. The first pass counts, per handler, the samples
 // in which each datum has a value and each pair is formed
 // ([SupportCounter]); the second learns only those met often enough
@@ -95,7 +95,7 @@ func (c *SupportCounter) Supported(least int64) *Supported {
 	}
 	// The groups each datum is in (their offsets in c.groups), in one
 	// array indexed by datum.
-	start := make([]int32, len(c.names)+1)
+	start := make([]int, len(c.names)+1)
 	for i := 0; i < len(c.groups); i += 1 + int(c.groups[i]) {
 		for _, id := range c.groups[i+1 : i+1+int(c.groups[i])] {
 			start[id+1]++
@@ -104,11 +104,11 @@ func (c *SupportCounter) Supported(least int64) *Supported {
 	for id := range c.names {
 		start[id+1] += start[id]
 	}
-	in := make([]int32, start[len(c.names)])
-	next := append([]int32(nil), start[:len(c.names)]...)
+	in := make([]int, start[len(c.names)])
+	next := append([]int(nil), start[:len(c.names)]...)
 	for i := 0; i < len(c.groups); i += 1 + int(c.groups[i]) {
 		for _, id := range c.groups[i+1 : i+1+int(c.groups[i])] {
-			in[next[id]] = int32(i)
+			in[next[id]] = i
 			next[id]++
 		}
 	}
@@ -118,7 +118,7 @@ func (c *SupportCounter) Supported(least int64) *Supported {
 	var met []int32
 	for x := range c.names {
 		for _, g := range in[start[x]:start[x+1]] {
-			for _, y := range c.groups[g+1 : g+1+c.groups[g]] {
+			for _, y := range c.groups[g+1 : g+1+int(c.groups[g])] {
 				if int(y) <= x {
 					continue
 				}
@@ -143,15 +143,12 @@ func (c *SupportCounter) Supported(least int64) *Supported {
 // Supported is what [SupportCounter.Supported] found of one handler: the
 // data and pairs of data met in enough samples to yield a condition.
 // It is not changed once made, so learners on several goroutines may
-// share it.
+// share it. The zero Supported holds nothing.
 type Supported struct {
 	ids   map[string]int32 // the data, by name
 	pairs map[pairKey]struct{}
 	met   int64 // pairs met, supported or not
 }
-
-// Data returns the number of supported data.
-func (s *Supported) Data() int { return len(s.ids) }
 
 // Pairs returns the number of supported pairs, and of the pairs met.
 func (s *Supported) Pairs() (supported, met int64) { return int64(len(s.pairs)), s.met }

@@ -29,8 +29,9 @@ type Options struct {
 	MinSupport int64
 	// Workers is how many traces are read at once (GOMAXPROCS if 0).
 	Workers int
-	// Progress, if set, is called after each trace with the number done;
-	// it may be called from several goroutines.
+	// Progress, if set, is called after each trace of each pass (Passes)
+	// with the number of traces that pass has done; it may be called from
+	// several goroutines.
 	Progress func(done int)
 	// Ops, if set, is called with the number of ops read since its last
 	// call, every 65536 ops of any read of a trace (a trace with an error
@@ -71,7 +72,8 @@ func (o Options) params(paths []string) Params {
 }
 
 // Passes returns how many times Learn reads each of paths: 2 when it
-// counts the samples first (Options.Mergeable), else 1.
+// counts the samples first, which it does unless Mergeable or
+// KeepSamples is set, MinSupport is 1 or a path is "-"; else 1.
 func (o Options) Passes(paths []string) int {
 	if o.params(paths).PartialState {
 		return 2
@@ -327,7 +329,7 @@ func (p *learnPass) add(handler traces.Sym, vars []invariants.Var) {
 		if p.supported != nil {
 			s := p.supported[p.syms.String(handler)]
 			if s == nil {
-				s = noneSupported // not met in the first pass: cannot be
+				s = new(invariants.Supported) // not met in the first pass: cannot be
 			}
 			l.Restrict(s)
 		}
@@ -335,9 +337,6 @@ func (p *learnPass) add(handler traces.Sym, vars []invariants.Var) {
 	}
 	l.Add(vars)
 }
-
-// noneSupported supports nothing.
-var noneSupported = invariants.NewSupportCounter().Supported(1)
 
 func (p *learnPass) reset() { clear(p.local) }
 
