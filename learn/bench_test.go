@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/licorice-dev/licorice/traces"
+	"github.com/licorice-dev/licorice/traces/tracetest"
 )
 
 // benchCorpus records the workload for an app: 50 traces of 1000
@@ -136,4 +138,33 @@ func BenchmarkLearnLongTrace(b *testing.B) {
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		})
 	}
+}
+
+// BenchmarkSampler names the data of every invocation of a 1000-event
+// trace of the generator's app shape, read into memory first: the
+// sampler alone, which each of learn's passes and detect's first pass
+// run over every op.
+func BenchmarkSampler(b *testing.B) {
+	var buf bytes.Buffer
+	if err := tracetest.Generate(tracetest.App(1000, 1)).Encode(&buf, traces.LCT); err != nil {
+		b.Fatal(err)
+	}
+	syms := traces.NewSymbols()
+	r, err := traces.NewReader(&buf, traces.WithSymbols(syms))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ops []traces.Op
+	var op traces.Op
+	for r.Next(&op) == nil {
+		ops = append(ops, op)
+	}
+	b.ResetTimer()
+	for range b.N {
+		s := NewSampler(syms)
+		for i := range ops {
+			s.Step(&ops[i])
+		}
+	}
+	b.ReportMetric(float64(len(ops))*float64(b.N)/b.Elapsed().Seconds(), "ops/s")
 }

@@ -90,13 +90,18 @@ type Binding struct {
 // A Sampler holds state per object, location and running task: memory
 // grows with the heap and the tasks of the trace, not with its length.
 type Sampler struct {
-	syms   *traces.Symbols
-	objs   sympages.Table[traces.Sym, objInfo] // by object: a lookup per datum named, not a hash
-	nobj   uint32
+	syms *traces.Symbols
+	objs sympages.Table[traces.Sym, objInfo] // by object: a lookup per datum named, not a hash
+	nobj uint32
+	// heap and fields hold the last values of the static fields (class
+	// and field) and each class's static fields seen; an object's are in
+	// its objInfo.
 	heap   map[traces.Location]traces.Value
-	fields map[owner][]traces.Sym
-	parent map[absLoc]absLoc
-	groups map[absLoc]int32
+	fields map[traces.Sym][]traces.Sym
+	// The abstract types: a union-find forest of the abstract locations
+	// met, numbered (nodes) with each one's parent by number.
+	nodes  map[absLoc]int32
+	parent []int32
 	class  map[traces.Sym]string  // handler -> its class
 	isThis map[[2]traces.Sym]bool // (handler, type) -> an object of the type can be the handler's receiver
 	scopes map[traces.Sym]*scope
@@ -119,6 +124,28 @@ type Sampler struct {
 type objInfo struct {
 	site, typ traces.Sym
 	seq       uint32 // its number in allocation order, from 1 (0: no object)
+	// fields are the object's fields seen, in the order first seen,
+	// with their last values (an allocation is not needed).
+	fields []fieldInfo
+}
+
+// fieldInfo is a field of an object and its last value seen.
+type fieldInfo struct {
+	name traces.Sym
+	node int32 // its abstract location's node (Sampler.node), or -1 until asked
+	val  traces.Value
+}
+
+// field returns the slot of field f of object o, if seen.
+func (s *Sampler) field(o, f traces.Sym) *fieldInfo {
+	if p := s.objs.Get(o); p != nil {
+		for i := range p.fields {
+			if p.fields[i].name == f {
+				return &p.fields[i]
+			}
+		}
+	}
+	return nil
 }
 
 // obj returns what the trace said of object o as it allocated it, if it
@@ -169,9 +196,8 @@ func NewSampler(syms *traces.Symbols) *Sampler {
 	return &Sampler{
 		syms:   syms,
 		heap:   make(map[traces.Location]traces.Value),
-		fields: make(map[owner][]traces.Sym),
-		parent: make(map[absLoc]absLoc),
-		groups: make(map[absLoc]int32),
+		fields: make(map[traces.Sym][]traces.Sym),
+		nodes:  make(map[absLoc]int32),
 		class:  make(map[traces.Sym]string),
 		isThis: make(map[[2]traces.Sym]bool),
 		scopes: make(map[traces.Sym]*scope),
@@ -184,6 +210,12 @@ func NewSampler(syms *traces.Symbols) *Sampler {
 // Value returns the last value the trace so far read or wrote at loc (with
 // an extra filter, only at the fields it may want).
 func (s *Sampler) Value(loc traces.Location) (traces.Value, bool) {
+	if !loc.Static {
+		if f := s.field(loc.Obj, loc.Field); f != nil {
+			return f.val, true
+		}
+		return traces.Value{}, false
+	}
 	v, ok := s.heap[loc]
 	return v, ok
 }
@@ -194,7 +226,11 @@ func (s *Sampler) Step(op *traces.Op) *Invocation {
 	switch op.Kind {
 	case traces.Alloc:
 		s.nobj++
-		*s.objs.Slot(op.Loc.Obj) = objInfo{site: op.Site, typ: op.Type, seq: s.nobj}
+		p := s.objs.Slot(op.Loc.Obj)
+		p.site, p.typ, p.seq = op.Site, op.Type, s.nobj
+		for i := range p.fields {
+			p.fields[i].node = -1 // its site is new
+		}
 	case traces.Begin:
 		s.scopes[op.Task] = s.newScope(true)
 	case traces.End:
@@ -264,10 +300,20 @@ func (s *Sampler) see(loc traces.Location, v traces.Value) {
 	if s.extra != nil && !s.extra.AnyNeedsField(loc.Field) {
 		return // never an extra field
 	}
+	if !loc.Static {
+		if f := s.field(loc.Obj, loc.Field); f != nil {
+			if !v.IsAbsent() {
+				f.val = v
+			}
+			return
+		}
+		p := s.objs.Slot(loc.Obj)
+		p.fields = append(p.fields, fieldInfo{name: loc.Field, node: -1, val: v})
+		return
+	}
 	_, known := s.heap[loc]
 	if !known {
-		o := owner{loc.Obj, loc.Static}
-		s.fields[o] = append(s.fields[o], loc.Field)
+		s.fields[loc.Obj] = append(s.fields[loc.Obj], loc.Field)
 	}
 	if !v.IsAbsent() || !known {
 		s.heap[loc] = v
@@ -377,26 +423,36 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 	// Extra fields of the objects read live-in.
 	for _, o := range s.owners {
 		gs := s.ogroup[o]
-		for _, field := range s.fields[o] {
+		extra := func(loc traces.Location, v traces.Value, g int32) {
+			if v.IsAbsent() || !slices.Contains(gs, g) {
+				return
+			}
+			if _, read := f.index[loc]; read {
+				return
+			}
+			if _, w := sc.written[loc]; w {
+				return
+			}
+			inv.Bindings = append(inv.Bindings, Binding{Name: s.nameOf(loc, this), Loc: loc, Val: v, Group: g, Extra: true})
+		}
+		if !o.static {
+			p := s.objs.At(o.id) // o was read: seen
+			for i := range p.fields {
+				fi := &p.fields[i]
+				if s.extra != nil && !s.extra.NeedsField(f.handler, fi.name) {
+					continue
+				}
+				loc := traces.Location{Obj: o.id, Field: fi.name}
+				extra(loc, fi.val, s.fieldGroup(loc, fi))
+			}
+			continue
+		}
+		for _, field := range s.fields[o.id] {
 			if s.extra != nil && !s.extra.NeedsField(f.handler, field) {
 				continue
 			}
-			loc := traces.Location{Obj: o.id, Field: field, Static: o.static}
-			if _, read := f.index[loc]; read {
-				continue
-			}
-			if _, w := sc.written[loc]; w {
-				continue
-			}
-			g := s.group(loc)
-			if !slices.Contains(gs, g) {
-				continue
-			}
-			v := s.heap[loc]
-			if v.IsAbsent() {
-				continue
-			}
-			inv.Bindings = append(inv.Bindings, Binding{Name: s.nameOf(loc, this), Loc: loc, Val: v, Group: g, Extra: true})
+			loc := traces.Location{Obj: o.id, Field: field, Static: true}
+			extra(loc, s.heap[loc], s.group(loc))
 		}
 	}
 	return inv
@@ -514,36 +570,55 @@ func (s *Sampler) abs(loc traces.Location) absLoc {
 	return absLoc{base: loc.Obj, field: loc.Field, kind: 2}
 }
 
-func (s *Sampler) find(a absLoc) absLoc {
-	for {
-		p, ok := s.parent[a]
-		if !ok || p == a {
-			return a
-		}
-		if gp, ok := s.parent[p]; ok && gp != p {
-			s.parent[a] = gp // path halving
-		}
-		a = p
+// node returns the number of abstract location a, numbering it if new.
+func (s *Sampler) node(a absLoc) int32 {
+	n, ok := s.nodes[a]
+	if !ok {
+		n = int32(len(s.parent))
+		s.nodes[a] = n
+		s.parent = append(s.parent, n)
 	}
+	return n
+}
+
+// root returns the root of node n's tree, halving the path to it.
+func (s *Sampler) root(n int32) int32 {
+	for s.parent[n] != n {
+		s.parent[n] = s.parent[s.parent[n]]
+		n = s.parent[n]
+	}
+	return n
 }
 
 func (s *Sampler) union(a, b absLoc) {
-	ra, rb := s.find(a), s.find(b)
+	ra, rb := s.root(s.node(a)), s.root(s.node(b))
 	if ra != rb {
 		s.parent[rb] = ra
 	}
 }
 
-// group returns the abstract type of loc as a number; equal numbers mean
-// one type until the next relate op.
+// group returns the abstract type of loc as a number (its tree's root,
+// from 1); equal numbers mean one type until the next relate op.
 func (s *Sampler) group(loc traces.Location) int32 {
-	r := s.find(s.abs(loc))
-	g, ok := s.groups[r]
-	if !ok {
-		g = int32(len(s.groups) + 1)
-		s.groups[r] = g
+	if !loc.Static {
+		if fi := s.field(loc.Obj, loc.Field); fi != nil {
+			return s.fieldGroup(loc, fi)
+		}
 	}
-	return g
+	return s.root(s.node(s.abs(loc))) + 1
+}
+
+// fieldGroup is group of loc, an object's field whose slot is fi: its
+// node is kept there once the object is allocated (and so has a site).
+func (s *Sampler) fieldGroup(loc traces.Location, fi *fieldInfo) int32 {
+	if fi.node < 0 {
+		n := s.node(s.abs(loc))
+		if _, ok := s.obj(loc.Obj); !ok {
+			return s.root(n) + 1
+		}
+		fi.node = n
+	}
+	return s.root(fi.node) + 1
 }
 
 // emptied returns m empty, for reuse: cleared, or made anew if it holds
