@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -113,20 +114,30 @@ type Sampler struct {
 	extra ExtraFilter
 
 	inv Invocation
-	// scratch for naming
-	bySite map[traces.Sym][]traces.Sym
-	sites  []traces.Sym
-	index  map[traces.Sym]int32
-	owners []owner
-	ogroup map[owner][]int32
+	// scratch for naming: the objects an invocation touched, and the
+	// stamp of the invocation numbering them (objInfo.index)
+	touched []siteObj
+	stamp   uint32
+	owners  []owner
+	ogroup  map[owner][]int32
 }
 
 type objInfo struct {
 	site, typ traces.Sym
 	seq       uint32 // its number in allocation order, from 1 (0: no object)
+	// index is the object's number among those of its site the
+	// invocation being named touched, if stamp is the Sampler's.
+	index, stamp uint32
 	// fields are the object's fields seen, in the order first seen,
 	// with their last values (an allocation is not needed).
 	fields []fieldInfo
+}
+
+// siteObj is an allocated object an invocation touched.
+type siteObj struct {
+	site traces.Sym
+	seq  uint32
+	obj  traces.Sym
 }
 
 // fieldInfo is a field of an object and its last value seen.
@@ -201,8 +212,6 @@ func NewSampler(syms *traces.Symbols) *Sampler {
 		class:  make(map[traces.Sym]string),
 		isThis: make(map[[2]traces.Sym]bool),
 		scopes: make(map[traces.Sym]*scope),
-		bySite: make(map[traces.Sym][]traces.Sym),
-		index:  make(map[traces.Sym]int32),
 		ogroup: make(map[owner][]int32),
 	}
 }
@@ -478,34 +487,41 @@ func (s *Sampler) SetExtraFilter(want ExtraFilter) { s.extra = want }
 // ("this"), or NoSym.
 func (s *Sampler) name(f *frame) traces.Sym {
 	this, n := traces.NoSym, 0
+	s.touched = s.touched[:0]
 	for o := range f.touched {
-		if info, ok := s.obj(o); ok && s.receiverType(f.handler, info.typ) {
+		info, ok := s.obj(o)
+		if !ok {
+			continue
+		}
+		if s.receiverType(f.handler, info.typ) {
 			this, n = o, n+1
+		}
+		if o != info.site {
+			s.touched = append(s.touched, siteObj{site: info.site, seq: info.seq, obj: o})
 		}
 	}
 	if n != 1 {
 		this = traces.NoSym
 	}
-	s.index = emptied(s.index)
-	s.sites = s.sites[:0]
-	for o := range f.touched {
-		info, ok := s.obj(o)
-		if !ok || o == this || o == info.site {
+	// Number the objects of each site in allocation order.
+	slices.SortFunc(s.touched, func(a, b siteObj) int {
+		if a.site != b.site {
+			return cmp.Compare(a.site, b.site)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	s.stamp++
+	var i uint32
+	for k, t := range s.touched {
+		if k == 0 || t.site != s.touched[k-1].site {
+			i = 0
+		}
+		if t.obj == this {
 			continue
 		}
-		objs := s.bySite[info.site]
-		if len(objs) == 0 {
-			s.sites = append(s.sites, info.site)
-		}
-		s.bySite[info.site] = append(objs, o)
-	}
-	for _, site := range s.sites {
-		objs := s.bySite[site]
-		slices.SortFunc(objs, func(a, b traces.Sym) int { return int(s.objs.At(a).seq) - int(s.objs.At(b).seq) })
-		for i, o := range objs {
-			s.index[o] = int32(i + 1)
-		}
-		s.bySite[site] = objs[:0]
+		i++
+		p := s.objs.At(t.obj)
+		p.index, p.stamp = i, s.stamp
 	}
 	return this
 }
@@ -524,7 +540,11 @@ func (s *Sampler) nameOf(loc traces.Location, this traces.Sym) Name {
 	case info.site == loc.Obj:
 		return Name{Kind: NameSite, Base: loc.Obj, Field: loc.Field}
 	}
-	return Name{Kind: NameSite, Base: info.site, Index: s.index[loc.Obj], Field: loc.Field}
+	var i int32
+	if p := s.objs.At(loc.Obj); p.stamp == s.stamp {
+		i = int32(p.index)
+	}
+	return Name{Kind: NameSite, Base: info.site, Index: i, Field: loc.Field}
 }
 
 func (s *Sampler) classOf(h traces.Sym) string {
