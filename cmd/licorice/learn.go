@@ -43,10 +43,11 @@ with its file and line.
 
 The spec (JSON) lists per handler its conditions, each with its support (the
 samples it was checked on) and its confidence (1 minus the chance that it
-held by accident), and keeps the learning state of the data and pairs of
-data met in --min-samples samples or more: every condition is learned from
-them, and the others cannot yield one. To keep that, learn reads each trace
-twice: once to count, once to learn. With --mergeable it reads each trace
+held by accident), and keeps the learning state conditions can still come
+of: that of the data and pairs of data met in --min-samples samples or more
+(the others cannot yield one), without the pairs whose every relation is
+broken. To know what that is, learn reads each trace twice: once to count,
+once to learn. With --mergeable it reads each trace
 once and keeps the state of every datum and pair met, so that specs learned
 on shards combine with "licorice spec merge" into the spec of all the
 traces; a handler that reads many data forms millions of pairs, most met
