@@ -233,14 +233,13 @@ func (s *UserState) merge(u *UserTemplate, o *UserState) {
 //
 // A Learner is not safe for concurrent use.
 type Learner struct {
-	cat     *Catalog
-	samples int64
-	vars    map[string]*VarState
-	pairs   map[pairKey]*pairRec // the pairs not in singles
-	singles map[pairKey]single   // the pairs met in one sample that a single holds
-	ids     map[string]int32     // the data's names, numbered for pairKey
-	names   []string             // by number
-	order   []int                // scratch for Add
+	cat       *Catalog
+	samples   int64
+	vars      map[string]*VarState
+	pairs     map[pairKey]*pairRec // the pairs not in singles
+	singles   map[pairKey]single   // the pairs met in one sample that a single holds
+	numbering                      // the data's names, numbered for pairKey
+	order     []int                // scratch for Add
 	// unpaired counts the samples with more than MaxPairGroup data of one
 	// type, whose pairs of that type were not learned.
 	unpaired int64
@@ -262,7 +261,7 @@ type Learner struct {
 
 // NewLearner returns an empty learner trying the templates of cat.
 func NewLearner(cat *Catalog) *Learner {
-	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[pairKey]*pairRec), singles: make(map[pairKey]single), ids: make(map[string]int32)}
+	return &Learner{cat: cat, vars: make(map[string]*VarState), pairs: make(map[pairKey]*pairRec), singles: make(map[pairKey]single)}
 }
 
 // Restrict makes the learner learn only the data and pairs of s, and its
@@ -350,13 +349,28 @@ func (l *Learner) key(x, y string) pairKey {
 }
 
 func (l *Learner) id(name string) int32 {
-	i, ok := l.ids[name]
-	if !ok {
-		i = int32(len(l.names))
-		l.ids[name] = i
-		l.names = append(l.names, name)
-	}
+	i, _ := l.number(name)
 	return i
+}
+
+// numbering numbers the names of data in the order first met.
+type numbering struct {
+	ids   map[string]int32
+	names []string // by number
+}
+
+// number returns name's number, and whether it is new.
+func (n *numbering) number(name string) (int32, bool) {
+	if i, ok := n.ids[name]; ok {
+		return i, false
+	}
+	if n.ids == nil {
+		n.ids = make(map[string]int32)
+	}
+	i := int32(len(n.names))
+	n.ids[name] = i
+	n.names = append(n.names, name)
+	return i, true
 }
 
 // pairNames returns the names of the pair of key k.

@@ -27,9 +27,8 @@ import (
 //
 // A SupportCounter is not safe for concurrent use.
 type SupportCounter struct {
-	ids   map[string]int32
-	names []string
-	n     []int64 // by datum: the samples in which it has a value
+	numbering         // the data's names, numbered
+	n         []int64 // by datum: the samples in which it has a value
 	// groups lists each sample's pair-forming types: the number of data,
 	// then their ids.
 	groups []int32
@@ -38,15 +37,12 @@ type SupportCounter struct {
 
 // NewSupportCounter returns an empty counter.
 func NewSupportCounter() *SupportCounter {
-	return &SupportCounter{ids: make(map[string]int32)}
+	return &SupportCounter{}
 }
 
 func (c *SupportCounter) id(name string) int32 {
-	i, ok := c.ids[name]
-	if !ok {
-		i = int32(len(c.names))
-		c.ids[name] = i
-		c.names = append(c.names, name)
+	i, isNew := c.number(name)
+	if isNew {
 		c.n = append(c.n, 0)
 	}
 	return i
