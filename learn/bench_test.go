@@ -140,31 +140,35 @@ func BenchmarkLearnLongTrace(b *testing.B) {
 	}
 }
 
-// BenchmarkSampler names the data of every invocation of a 1000-event
-// trace of the generator's app shape, read into memory first: the
-// sampler alone, which each of learn's passes and detect's first pass
-// run over every op.
+// BenchmarkSampler names the data of every invocation of a trace of the
+// generator's app shape, read into memory first: the sampler alone, which
+// each of learn's passes and detect's first pass run over every op. The
+// longer trace shows the cost per op as the objects grow.
 func BenchmarkSampler(b *testing.B) {
-	var buf bytes.Buffer
-	if err := tracetest.Generate(tracetest.App(1000, 1)).Encode(&buf, traces.LCT); err != nil {
-		b.Fatal(err)
+	for _, events := range []int{1000, 30000} {
+		b.Run(fmt.Sprintf("events=%d", events), func(b *testing.B) {
+			var buf bytes.Buffer
+			if err := tracetest.Generate(tracetest.App(events, 1)).Encode(&buf, traces.LCT); err != nil {
+				b.Fatal(err)
+			}
+			syms := traces.NewSymbols()
+			r, err := traces.NewReader(&buf, traces.WithSymbols(syms))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var ops []traces.Op
+			var op traces.Op
+			for r.Next(&op) == nil {
+				ops = append(ops, op)
+			}
+			b.ResetTimer()
+			for range b.N {
+				s := NewSampler(syms)
+				for i := range ops {
+					s.Step(&ops[i])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(ops))/float64(b.N), "ns/op-of-trace")
+		})
 	}
-	syms := traces.NewSymbols()
-	r, err := traces.NewReader(&buf, traces.WithSymbols(syms))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var ops []traces.Op
-	var op traces.Op
-	for r.Next(&op) == nil {
-		ops = append(ops, op)
-	}
-	b.ResetTimer()
-	for range b.N {
-		s := NewSampler(syms)
-		for i := range ops {
-			s.Step(&ops[i])
-		}
-	}
-	b.ReportMetric(float64(len(ops))*float64(b.N)/b.Elapsed().Seconds(), "ops/s")
 }
