@@ -445,7 +445,10 @@ func (s *Sampler) invocation(task traces.Sym, sc *scope, f *frame) *Invocation {
 			inv.Bindings = append(inv.Bindings, Binding{Name: s.nameOf(loc, this), Loc: loc, Val: v, Group: g, Extra: true})
 		}
 		if !o.static {
-			p := s.objs.At(o.id) // o was read: seen
+			p := s.objs.Get(o.id)
+			if p == nil {
+				continue // nothing kept of it (SetExtraFilter)
+			}
 			for i := range p.fields {
 				fi := &p.fields[i]
 				if s.extra != nil && !s.extra.NeedsField(f.handler, fi.name) {

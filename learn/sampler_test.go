@@ -194,8 +194,12 @@ func TestExtraFilter(t *testing.T) {
 	if err := traces.Each(context.Background(), r, func(op *traces.Op) error { s.Step(op); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if len(s.heap) != 0 || len(s.fields) != 0 {
-		t.Errorf("a filter that wants no field: %d values of %d objects kept, want none", len(s.heap), len(s.fields))
+	objFields := 0
+	for p := range s.objs.All() {
+		objFields += len(p.fields)
+	}
+	if len(s.heap) != 0 || len(s.fields) != 0 || objFields != 0 {
+		t.Errorf("a filter that wants no field: %d static values of %d classes and %d object fields kept, want none", len(s.heap), len(s.fields), objFields)
 	}
 
 	syms := traces.NewSymbols()
@@ -227,5 +231,28 @@ func TestExtraFilter(t *testing.T) {
 		if rz.AnyNeedsField(syms.Intern(field)) {
 			t.Errorf("AnyNeedsField(%s) = true, want false", field)
 		}
+	}
+}
+
+// TestSamplerObjectNeverKept: with a filter that keeps no field's value,
+// an invocation that read a field of an object the sampler keeps nothing
+// of (never allocated, its field unwanted) still binds it.
+func TestSamplerObjectNeverKept(t *testing.T) {
+	syms := traces.NewSymbols()
+	s := NewSampler(syms)
+	s.SetExtraFilter(fieldFilter{syms, func(string) bool { return false }})
+	task, h := syms.Intern("E1"), syms.Intern("A.on")
+	loc := traces.Location{Obj: syms.Intern("o9"), Field: syms.Intern("f")}
+	var inv *Invocation
+	for _, op := range []traces.Op{
+		{Kind: traces.Begin, Task: task},
+		{Kind: traces.Call, Task: task, Name: h},
+		{Kind: traces.Read, Task: task, Loc: loc, Val: traces.Int(3)},
+		{Kind: traces.Ret, Task: task, Name: h},
+	} {
+		inv = s.Step(&op)
+	}
+	if inv == nil || len(inv.Bindings) != 1 || inv.Bindings[0].Loc != loc {
+		t.Fatalf("invocation %+v, want one binding of o9.f", inv)
 	}
 }
