@@ -108,7 +108,7 @@ and samples there were, and how many conditions of each kind were learned.`,
 			}
 			unit := "traces"
 			if opts.Passes(paths) == 2 {
-				unit = "traces, counted then learned"
+				unit = "trace reads (each trace counted, then learned)"
 			}
 			bar := progress.New(cmd.ErrOrStderr(), "learn", unit, int64(opts.Passes(paths)*len(paths)), progress.Also("ops read"))
 			opts.Progress = func(int) { bar.Add(1) }
