@@ -66,8 +66,10 @@
 // needs MinSupport samples). A [SupportCounter] counts, in a first pass
 // over the samples, those of each datum and pair in a word per datum per
 // sample; [Learner.Restrict] then learns only what was met often enough
-// ([Supported]). The conditions are the same; the state lacks the rest,
-// so it no longer merges exactly.
+// ([Supported]), drops a pair's state once every relation between its
+// data is broken, and a datum's distinct values once there are more than
+// MaxOneOf (Summary.Many). The conditions are the same; the state lacks
+// the rest, so it no longer merges exactly.
 //
 // A value of another type than a template's falsifies it; a datum with
 // no value in a sample (absent) is not checked on that sample, so each
