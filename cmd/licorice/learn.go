@@ -194,7 +194,7 @@ func printLearnSummary(w io.Writer, res *learn.Result, out, daikon string) {
 		}
 		fmt.Fprintln(w, ")")
 	}
-	if sp.Params.PartialState {
+	if sp.Params.PartialState && res.PairsMet > 0 {
 		fmt.Fprintf(w, "pairs of data: %d met, %d of them in %d samples or more, %d of those with a relation not yet broken, whose state is kept (--mergeable keeps all)\n",
 			res.PairsMet, res.PairsSupported, sp.Params.MinSupport, res.PairsKept)
 	}
