@@ -323,14 +323,12 @@ func (l *Learner) pairSpent(e *pairRec) bool {
 		return false
 	}
 	n := p.N
+	canHold := func(t *Template, st *UserState) bool {
+		return st != nil && st.N == n && st.Errors == 0 && (t.user.fitter != fitNone || st.False == 0)
+	}
 	for _, t := range l.cat.binary {
-		for _, name := range []string{t.Name, t.Name + swappedSuffix} {
-			if name != t.Name && t.user.decl.Symmetric {
-				continue
-			}
-			if st := e.user[name]; st != nil && st.N == n && st.Errors == 0 && (t.user.fitter != fitNone || st.False == 0) {
-				return false
-			}
+		if canHold(t, e.user[t.Name]) || !t.user.decl.Symmetric && canHold(t, e.user[t.Name+swappedSuffix]) {
+			return false
 		}
 	}
 	switch {

@@ -32,7 +32,8 @@ type SupportCounter struct {
 	// groups lists each sample's pair-forming types: the number of data,
 	// then their ids.
 	groups []int32
-	order  []int // scratch for Add
+	order  []int   // scratch for Add
+	vids   []int32 // scratch for Add: the numbers of its sample's data
 }
 
 // NewSupportCounter returns an empty counter.
@@ -50,15 +51,19 @@ func (c *SupportCounter) id(name string) int32 {
 
 // Add counts one sample.
 func (c *SupportCounter) Add(vars []Var) {
+	c.vids = c.vids[:0]
 	for i := range vars {
+		id := int32(-1) // absent: in no pair
 		if vars[i].Val.kind != Absent {
-			c.n[c.id(vars[i].Name)]++
+			id = c.id(vars[i].Name)
+			c.n[id]++
 		}
+		c.vids = append(c.vids, id)
 	}
 	c.order, _ = pairGroups(vars, c.order, func(group []int) {
 		c.groups = append(c.groups, int32(len(group)))
 		for _, i := range group {
-			c.groups = append(c.groups, c.ids[vars[i].Name])
+			c.groups = append(c.groups, c.vids[i])
 		}
 	})
 }

@@ -148,7 +148,7 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	if params.PartialState {
 		counts := &counted{handlers: make(map[string]*invariants.SupportCounter)}
 		err := parallel.ForEach(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
-			return ws[w].trace(ctx, paths[i], opts.Stdin, &countPass{all: counts}).err
+			return ws[w].trace(ctx, paths[i], opts.Stdin, &countPass{all: counts, local: make(map[traces.Sym]*invariants.SupportCounter)}).err
 		})
 		if err != nil {
 			return nil, err
@@ -158,7 +158,7 @@ func Learn(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	outcomes := make([]traceOutcome, len(paths))
 	all := &learned{handlers: make(map[string]*handlerState)}
 	err := parallel.ForEach(ctx, len(paths), workers, opts.Progress, func(ctx context.Context, w, i int) error {
-		outcomes[i] = ws[w].trace(ctx, paths[i], opts.Stdin, &learnPass{cat: opts.Catalog, all: all, supported: supported, syms: ws[w].syms})
+		outcomes[i] = ws[w].trace(ctx, paths[i], opts.Stdin, &learnPass{cat: opts.Catalog, all: all, supported: supported, syms: ws[w].syms, local: make(map[traces.Sym]*invariants.Learner)})
 		return outcomes[i].err
 	})
 	if err != nil {
@@ -283,9 +283,6 @@ type countPass struct {
 }
 
 func (p *countPass) add(handler traces.Sym, vars []invariants.Var) {
-	if p.local == nil {
-		p.local = make(map[traces.Sym]*invariants.SupportCounter)
-	}
 	c := p.local[handler]
 	if c == nil {
 		c = invariants.NewSupportCounter()
@@ -320,9 +317,6 @@ type learnPass struct {
 }
 
 func (p *learnPass) add(handler traces.Sym, vars []invariants.Var) {
-	if p.local == nil {
-		p.local = make(map[traces.Sym]*invariants.Learner)
-	}
 	l := p.local[handler]
 	if l == nil {
 		l = invariants.NewLearner(p.cat)
